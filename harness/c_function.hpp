@@ -1,0 +1,27 @@
+#pragma once
+// Calls a `void f(...)` whose parameters are only known at run time (from problem.yaml), via libffi.
+#include "problem_spec.hpp"
+
+#include <ffi.h>
+
+#include <vector>
+
+namespace gpujudge {
+
+class c_function {
+public:
+    c_function(void* address, const std::vector<parameter>& params);
+    c_function(const c_function&) = delete;
+    c_function& operator=(const c_function&) = delete;
+
+    // `pointers[i]` is used for pointer parameter i; scalars come from `scalars` by name.
+    void call(const std::vector<void*>& pointers, const scalar_values& scalars) const;
+
+private:
+    void* address_;
+    const std::vector<parameter>* params_;
+    std::vector<ffi_type*> types_;
+    ffi_cif cif_{};
+};
+
+}  // namespace gpujudge

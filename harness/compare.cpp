@@ -1,0 +1,80 @@
+#include "compare.hpp"
+
+#include "poison.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace gpujudge {
+
+std::vector<long long> coordinates_of(std::size_t index, const std::vector<long long>& extents) {
+    std::vector<long long> coords(extents.size());
+    for (std::size_t d = extents.size(); d-- > 0;) {
+        coords[d] = static_cast<long long>(index % static_cast<std::size_t>(extents[d]));
+        index /= static_cast<std::size_t>(extents[d]);
+    }
+    return coords;
+}
+
+std::string format_coordinates(const std::vector<long long>& coordinates) {
+    std::string text;
+    for (std::size_t d = 0; d < coordinates.size(); ++d) text += fmt::format("{}{}", d ? ", " : "", coordinates[d]);
+    return text;
+}
+
+namespace {
+
+bool float_matches(double ref, double got, tolerance tol) {
+    if (std::isnan(ref) || std::isnan(got)) return std::isnan(ref) && std::isnan(got);
+    if (std::isinf(ref) || std::isinf(got)) return ref == got;
+    return std::fabs(got - ref) <= tol.atol + tol.rtol * std::fabs(ref);
+}
+
+std::string format_value(double v) { return std::isnan(v) ? "NaN" : fmt::format("{:.9g}", v); }
+
+}  // namespace
+
+comparison compare_output(const std::string& name, const host_array& expected, const host_array& got,
+                          tolerance tol, const std::vector<long long>& extents, std::size_t max_reported) {
+    comparison result;
+    result.output = name;
+    result.num_items = expected.size();
+    result.atol = tol.atol;
+    result.rtol = tol.rtol;
+    const bool is_float = expected.type() == element_type::f32;
+    const std::uint32_t poison = poison_word(expected.type());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const double ref = expected.value(i);
+        const double value = got.value(i);
+        const bool ok = is_float ? float_matches(ref, value, tol) : got.bits(i) == expected.bits(i);
+        if (std::isfinite(ref) && std::isfinite(value)) {
+            const double abs_error = std::fabs(value - ref);
+            result.max_abs_error = std::max(result.max_abs_error, abs_error);
+            if (ref != 0) result.max_rel_error = std::max(result.max_rel_error, abs_error / std::fabs(ref));
+        }
+        if (ok) continue;
+        if (result.num_mismatches++ < max_reported)
+            result.first_mismatches.push_back({i, coordinates_of(i, extents), ref, value, got.bits(i) == poison});
+    }
+    return result;
+}
+
+std::string comparison::describe() const {
+    std::string text = fmt::format("{} of {} elements of '{}' differ from the reference", num_mismatches, num_items,
+                                   output);
+    if (atol != 0 || rtol != 0) text += fmt::format(" (tolerance: atol {:.3g} + rtol {:.3g} * |expected|)", atol, rtol);
+    for (const auto& m : first_mismatches) {
+        text += fmt::format("\n  {}[{}]: expected {}, got {}", output, format_coordinates(m.coordinates), format_value(m.expected),
+                            m.not_written ? "nothing (never written)" : format_value(m.got));
+        if (!m.not_written && std::isfinite(m.got) && std::isfinite(m.expected))
+            text += fmt::format(" (abs error {:.3g})", std::fabs(m.got - m.expected));
+    }
+    if (num_mismatches > first_mismatches.size())
+        text += fmt::format("\n  ... and {} more", num_mismatches - first_mismatches.size());
+    if (max_abs_error > 0)
+        text += fmt::format("\n  max abs error {:.3g}, max rel error {:.3g}", max_abs_error, max_rel_error);
+    return text;
+}
+
+}  // namespace gpujudge

@@ -1,0 +1,32 @@
+#pragma once
+// Where solve's buffers live: device memory for real submissions, host memory for the fake
+// solutions that test the runner on machines without a GPU. Everything else is shared.
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace gpujudge {
+
+struct call_status {
+    bool ok = true;
+    bool context_lost = false;  // a sticky error: this process can run nothing more on the device
+    std::string error;
+};
+
+class memory_space {
+public:
+    virtual ~memory_space() = default;
+    virtual void* allocate(std::size_t bytes) = 0;
+    virtual void deallocate(void* pointer) noexcept = 0;
+    virtual void upload(void* dst, const void* h_src, std::size_t bytes) = 0;
+    virtual void download(void* h_dst, const void* src, std::size_t bytes) = 0;
+    virtual void copy(void* dst, const void* src, std::size_t bytes) = 0;
+    virtual void fill(void* dst, unsigned char byte, std::size_t bytes) = 0;
+    // After solve returns: waits for all work on every stream and reports the error it left.
+    virtual call_status finish_call() = 0;
+};
+
+std::unique_ptr<memory_space> make_host_space();
+std::unique_ptr<memory_space> make_device_space();
+
+}  // namespace gpujudge

@@ -1,0 +1,415 @@
+#include "problem_spec.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace gpujudge {
+
+const char* to_string(element_type type) { return type == element_type::f32 ? "float" : "int"; }
+
+const char* to_string(test_kind kind) {
+    switch (kind) {
+        case test_kind::example: return "example";
+        case test_kind::functional: return "functional";
+        case test_kind::benchmark: return "benchmark";
+    }
+    return "?";
+}
+
+std::size_t element_size(element_type) { return 4; }
+
+std::string parameter::c_type() const {
+    std::string text = is_const ? "const " : "";
+    text += to_string(type);
+    if (is_pointer) text += "*";
+    return text;
+}
+
+spec_error::spec_error(const std::string& path, int line, const std::string& message)
+    : std::runtime_error(line > 0 ? fmt::format("{}:{}: {}", path, line, message)
+                                  : fmt::format("{}: {}", path, message)) {}
+
+const parameter* problem_spec::find_parameter(const std::string& name) const {
+    for (const auto& param : params)
+        if (param.name == name) return &param;
+    return nullptr;
+}
+
+std::string problem_spec::prototype(const std::string& function) const {
+    std::string text = fmt::format("extern \"C\" void {}(", function);
+    for (std::size_t i = 0; i < params.size(); ++i)
+        text += fmt::format("{}{} {}", i ? ", " : "", params[i].c_type(), params[i].name);
+    return text + ")";
+}
+
+const generator_spec& problem_spec::generator_for(const test_spec& test, const parameter& input) const {
+    if (auto it = test.inputs.find(input.name); it != test.inputs.end()) return it->second;
+    return default_inputs.at(input.name);
+}
+
+std::size_t problem_spec::element_count(const parameter& pointer, const scalar_values& scalars) const {
+    long long count = 1;
+    for (const auto& extent : pointer.shape) count *= evaluate_count(extent, scalars);
+    return static_cast<std::size_t>(count);
+}
+
+namespace {
+
+// Reads one YAML document into a problem_spec, remembering where each error points.
+class spec_parser {
+public:
+    explicit spec_parser(std::string path) : path_(std::move(path)) {}
+
+    problem_spec parse(const std::string& text) {
+        YAML::Node root;
+        try {
+            root = YAML::Load(text);
+        } catch (const YAML::ParserException& error) {
+            throw spec_error(path_, error.mark.line + 1, error.msg);
+        }
+        if (!root.IsMap()) fail(root, "expected a mapping at the top level");
+        check_keys(root, {"title", "slug", "difficulty", "signature", "constraints", "conditions", "inputs",
+                          "tolerance", "time_limit_ms", "metrics", "tests"});
+
+        problem_spec spec;
+        spec.yaml_path = path_;
+        spec.title = text_of(require(root, "title"));
+        spec.slug = text_of(require(root, "slug"));
+        spec.difficulty = text_of(require(root, "difficulty"));
+        if (spec.difficulty != "easy" && spec.difficulty != "medium" && spec.difficulty != "hard")
+            fail(root["difficulty"], "difficulty must be easy, medium or hard");
+
+        parse_signature(require(root, "signature"), spec);
+        parse_constraints(require(root, "constraints"), spec);
+        if (root["conditions"]) {
+            const YAML::Node list = root["conditions"];
+            if (!list.IsSequence()) fail(list, "conditions must be a list of expressions");
+            for (const auto& item : list) spec.conditions.emplace_back(text_of(item), line_of(item));
+        }
+        if (root["inputs"]) parse_generators(root["inputs"], spec, spec.default_inputs, false);
+        parse_tolerance(root["tolerance"], root, spec);
+        if (root["time_limit_ms"]) {
+            spec.time_limit_ms = number_of(root["time_limit_ms"]);
+            if (spec.time_limit_ms <= 0) fail(root["time_limit_ms"], "time_limit_ms must be positive");
+        }
+        const YAML::Node metrics = require(root, "metrics");
+        check_keys(metrics, {"bytes", "flops"});
+        spec.bytes_expression = text_of(require(metrics, "bytes"));
+        spec.flops_expression = metrics["flops"] ? text_of(metrics["flops"]) : "0";
+        parse_tests(require(root, "tests"), spec);
+        return spec;
+    }
+
+private:
+    std::string path_;
+
+    [[noreturn]] void fail(int line, const std::string& message) const { throw spec_error(path_, line, message); }
+    [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const {
+        fail(line_of(node), message);
+    }
+    static int line_of(const YAML::Node& node) { return node.Mark().line + 1; }
+
+    YAML::Node require(const YAML::Node& map, const std::string& key) const {
+        const YAML::Node value = map[key];
+        if (!value) fail(map, fmt::format("missing required key '{}'", key));
+        return value;
+    }
+
+    void check_keys(const YAML::Node& map, std::initializer_list<const char*> allowed) const {
+        if (!map.IsMap()) fail(map, "expected a mapping");
+        for (const auto& entry : map) {
+            const auto key = entry.first.as<std::string>();
+            if (std::find_if(allowed.begin(), allowed.end(), [&](const char* k) { return key == k; }) ==
+                allowed.end()) {
+                std::string names;
+                for (const char* k : allowed) names += fmt::format("{}{}", names.empty() ? "" : ", ", k);
+                fail(entry.first, fmt::format("unknown key '{}' (expected one of: {})", key, names));
+            }
+        }
+    }
+
+    std::string text_of(const YAML::Node& node) const {
+        if (!node.IsScalar()) fail(node, "expected a single value");
+        return node.as<std::string>();
+    }
+
+    double number_of(const YAML::Node& node) const {
+        try {
+            return evaluate(text_of(node), {});
+        } catch (const expression_error& error) {
+            fail(node, error.what());
+        }
+    }
+
+    void parse_signature(const YAML::Node& list, problem_spec& spec) const {
+        if (!list.IsSequence() || list.size() == 0) fail(list, "signature must be a non-empty list of parameters");
+        for (const auto& item : list) {
+            check_keys(item, {"name", "type", "role", "shape"});
+            parameter param;
+            param.line = line_of(item);
+            param.name = text_of(require(item, "name"));
+            if (spec.find_parameter(param.name)) fail(item, fmt::format("duplicate parameter '{}'", param.name));
+            parse_type(require(item, "type"), param);
+            if (param.is_pointer) {
+                const std::string role = text_of(require(item, "role"));
+                if (role == "in") param.role = param_role::in;
+                else if (role == "out") param.role = param_role::out;
+                else if (role == "inout") param.role = param_role::inout;
+                else fail(item["role"], fmt::format("role must be in, out or inout, not '{}'", role));
+                if (param.is_const && param.role != param_role::in)
+                    fail(item["role"], fmt::format("const pointer '{}' must have role in", param.name));
+                const YAML::Node shape = require(item, "shape");
+                if (!shape.IsSequence() || shape.size() == 0) fail(shape, "shape must be a non-empty list");
+                for (const auto& extent : shape) param.shape.push_back(text_of(extent));
+            } else if (item["role"] || item["shape"]) {
+                fail(item, fmt::format("scalar parameter '{}' takes no role or shape", param.name));
+            }
+            spec.params.push_back(std::move(param));
+        }
+    }
+
+    void parse_type(const YAML::Node& node, parameter& param) const {
+        std::string text = text_of(node);
+        std::string compact;
+        for (char c : text)
+            if (c != ' ') compact += c;
+        param.is_const = compact.rfind("const", 0) == 0;
+        if (param.is_const) compact.erase(0, 5);
+        param.is_pointer = !compact.empty() && compact.back() == '*';
+        if (param.is_pointer) compact.pop_back();
+        if (compact == "float") param.type = element_type::f32;
+        else if (compact == "int") param.type = element_type::i32;
+        else fail(node, fmt::format("unsupported type '{}' (use float, int, float*, int*, const float*, const int*)", text));
+        if (param.is_const && !param.is_pointer) fail(node, "a scalar parameter is passed by value: drop const");
+    }
+
+    void parse_constraints(const YAML::Node& map, problem_spec& spec) const {
+        if (!map.IsMap()) fail(map, "constraints must map each scalar to [min, max]");
+        for (const auto& entry : map) {
+            const auto name = entry.first.as<std::string>();
+            const parameter* param = spec.find_parameter(name);
+            if (!param || param->is_pointer)
+                fail(entry.first, fmt::format("constraint on '{}', which is not a scalar parameter", name));
+            if (!entry.second.IsSequence() || entry.second.size() != 2)
+                fail(entry.second, fmt::format("constraint on '{}' must be [min, max]", name));
+            spec.constraints[name] = {text_of(entry.second[0]), text_of(entry.second[1]), line_of(entry.second)};
+        }
+        for (const auto& param : spec.params)
+            if (!param.is_pointer && !spec.constraints.count(param.name))
+                fail(map, fmt::format("scalar '{}' has no constraint", param.name));
+    }
+
+    generator_spec parse_generator(const YAML::Node& node, const parameter& param) const {
+        generator_spec gen;
+        gen.line = line_of(node);
+        if (node.IsSequence()) {
+            gen.kind = generator_kind::literal;
+            for (const auto& value : node) gen.values.push_back(number_of(value));
+            return gen;
+        }
+        if (!node.IsMap() || node.size() != 1)
+            fail(node, fmt::format("input '{}': expected a list of values or one generator "
+                                   "(uniform, normal, integers, constant, cycle, ramp)", param.name));
+        const auto kind = node.begin()->first.as<std::string>();
+        const YAML::Node args = node.begin()->second;
+        auto take_pair = [&](generator_kind k) {
+            if (!args.IsSequence() || args.size() != 2) fail(args, fmt::format("{} takes [a, b]", kind));
+            gen.kind = k;
+            gen.args = {text_of(args[0]), text_of(args[1])};
+        };
+        if (kind == "uniform") take_pair(generator_kind::uniform);
+        else if (kind == "normal") take_pair(generator_kind::normal);
+        else if (kind == "integers") take_pair(generator_kind::integers);
+        else if (kind == "ramp") take_pair(generator_kind::ramp);
+        else if (kind == "constant") {
+            gen.kind = generator_kind::constant;
+            gen.args = {text_of(args)};
+        } else if (kind == "cycle") {
+            if (!args.IsSequence() || args.size() == 0) fail(args, "cycle takes a non-empty list");
+            gen.kind = generator_kind::cycle;
+            for (const auto& value : args) gen.values.push_back(number_of(value));
+        } else {
+            fail(node, fmt::format("unknown generator '{}' for input '{}' (expected uniform, normal, integers, "
+                                   "constant, cycle or ramp)", kind, param.name));
+        }
+        if (param.type == element_type::i32 && (gen.kind == generator_kind::uniform || gen.kind == generator_kind::normal))
+            fail(node, fmt::format("input '{}' holds int: use integers, not {}", param.name, kind));
+        return gen;
+    }
+
+    void parse_generators(const YAML::Node& map, const problem_spec& spec, std::map<std::string, generator_spec>& out,
+                          bool allow_literals) const {
+        if (!map.IsMap()) fail(map, "inputs must map each input buffer to a generator");
+        for (const auto& entry : map) {
+            const auto name = entry.first.as<std::string>();
+            const parameter* param = spec.find_parameter(name);
+            if (!param || !param->is_input())
+                fail(entry.first, fmt::format("'{}' is not an input buffer of solve", name));
+            generator_spec gen = parse_generator(entry.second, *param);
+            if (gen.kind == generator_kind::literal && !allow_literals)
+                fail(entry.second, fmt::format("default input '{}' cannot be a literal list", name));
+            out[name] = std::move(gen);
+        }
+    }
+
+    void parse_tolerance(const YAML::Node& map, const YAML::Node& root, problem_spec& spec) const {
+        if (map) {
+            if (!map.IsMap()) fail(map, "tolerance must map each float output to {atol, rtol}");
+            for (const auto& entry : map) {
+                const auto name = entry.first.as<std::string>();
+                const parameter* param = spec.find_parameter(name);
+                if (!param || !param->is_output() || param->type != element_type::f32)
+                    fail(entry.first, fmt::format("tolerance for '{}', which is not a float output", name));
+                check_keys(entry.second, {"atol", "rtol"});
+                tolerance_spec tol;
+                if (entry.second["atol"]) tol.atol = text_of(entry.second["atol"]);
+                if (entry.second["rtol"]) tol.rtol = text_of(entry.second["rtol"]);
+                spec.tolerance[name] = tol;
+            }
+        }
+        for (const auto& param : spec.params)
+            if (param.is_output() && param.type == element_type::f32 && !spec.tolerance.count(param.name))
+                fail(map ? map : root, fmt::format("float output '{}' needs a tolerance", param.name));
+    }
+
+    void parse_tests(const YAML::Node& map, problem_spec& spec) const {
+        check_keys(map, {"examples", "functional", "benchmarks"});
+        const std::pair<const char*, test_kind> groups[] = {
+            {"examples", test_kind::example}, {"functional", test_kind::functional}, {"benchmarks", test_kind::benchmark}};
+        std::set<std::string> names;
+        for (const auto& [key, kind] : groups) {
+            const YAML::Node list = map[key];
+            if (!list) {
+                if (kind != test_kind::benchmark) fail(map, fmt::format("missing required key '{}'", key));
+                continue;
+            }
+            if (!list.IsSequence()) fail(list, fmt::format("{} must be a list of tests", key));
+            std::uint64_t position = 0;
+            for (const auto& item : list) {
+                test_spec test = parse_test(item, kind, spec);
+                test.seed = item["seed"] ? static_cast<std::uint64_t>(number_of(item["seed"])) : position;
+                ++position;
+                if (!names.insert(test.name).second) fail(item, fmt::format("duplicate test name '{}'", test.name));
+                check_test(test, spec);
+                spec.tests.push_back(std::move(test));
+            }
+        }
+    }
+
+    test_spec parse_test(const YAML::Node& item, test_kind kind, const problem_spec& spec) const {
+        if (kind == test_kind::example) check_keys(item, {"name", "scalars", "inputs", "expected"});
+        else check_keys(item, {"name", "scalars", "inputs", "seed"});
+        test_spec test;
+        test.kind = kind;
+        test.line = line_of(item);
+        test.name = text_of(require(item, "name"));
+        const YAML::Node scalars = require(item, "scalars");
+        if (!scalars.IsMap()) fail(scalars, "scalars must map each scalar parameter to a value");
+        for (const auto& entry : scalars) {
+            const auto name = entry.first.as<std::string>();
+            const parameter* param = spec.find_parameter(name);
+            if (!param || param->is_pointer) fail(entry.first, fmt::format("'{}' is not a scalar parameter", name));
+            test.scalars[name] = number_of(entry.second);
+        }
+        if (item["inputs"]) parse_generators(item["inputs"], spec, test.inputs, true);
+        if (kind == test_kind::example) {
+            const YAML::Node expected = require(item, "expected");
+            if (!expected.IsMap()) fail(expected, "expected must map each output to its values");
+            for (const auto& entry : expected) {
+                const auto name = entry.first.as<std::string>();
+                const parameter* param = spec.find_parameter(name);
+                if (!param || !param->is_output()) fail(entry.first, fmt::format("'{}' is not an output of solve", name));
+                if (!entry.second.IsSequence()) fail(entry.second, fmt::format("expected '{}' must be a list", name));
+                for (const auto& value : entry.second) test.expected[name].push_back(number_of(value));
+            }
+        }
+        return test;
+    }
+
+    // Every check that needs a test's scalars: ranges, conditions, shapes, literal lengths.
+    void check_test(const test_spec& test, const problem_spec& spec) const {
+        const int line = test.line;
+        const std::string where = fmt::format("test '{}'", test.name);
+        try {
+            for (const auto& param : spec.params) {
+                if (param.is_pointer) continue;
+                auto it = test.scalars.find(param.name);
+                if (it == test.scalars.end()) fail(line, fmt::format("{}: missing scalar '{}'", where, param.name));
+                const double value = it->second;
+                if (param.type == element_type::i32 && value != std::floor(value))
+                    fail(line, fmt::format("{}: scalar '{}' must be a whole number", where, param.name));
+                const range_spec& range = spec.constraints.at(param.name);
+                const double lo = evaluate(range.min, test.scalars);
+                const double hi = evaluate(range.max, test.scalars);
+                if (value < lo || value > hi)
+                    fail(line, fmt::format("{}: {} = {} is outside its constraint [{}, {}]", where, param.name,
+                                           value, range.min, range.max));
+            }
+            for (const auto& [condition, condition_line] : spec.conditions)
+                if (evaluate(condition, test.scalars) == 0.0)
+                    fail(line, fmt::format("{}: condition '{}' does not hold", where, condition));
+            for (const auto& param : spec.params) {
+                if (!param.is_pointer) continue;
+                const std::size_t count = spec.element_count(param, test.scalars);
+                if (count == 0) fail(line, fmt::format("{}: buffer '{}' has no elements", where, param.name));
+                if (param.is_input()) {
+                    const bool has_own = test.inputs.count(param.name) > 0;
+                    if (test.kind == test_kind::example && !has_own)
+                        fail(line, fmt::format("{}: example needs literal values for '{}'", where, param.name));
+                    if (!has_own && !spec.default_inputs.count(param.name))
+                        fail(line, fmt::format("{}: no generator for input '{}'", where, param.name));
+                    const generator_spec& gen = spec.generator_for(test, param);
+                    if (gen.kind == generator_kind::literal && gen.values.size() != count)
+                        fail(gen.line, fmt::format("{}: '{}' has {} values but its shape holds {}", where, param.name,
+                                                   gen.values.size(), count));
+                    for (const auto& arg : gen.args) evaluate(arg, test.scalars);
+                }
+                if (test.kind == test_kind::example && param.is_output()) {
+                    auto it = test.expected.find(param.name);
+                    if (it == test.expected.end())
+                        fail(line, fmt::format("{}: example needs expected values for '{}'", where, param.name));
+                    if (it->second.size() != count)
+                        fail(line, fmt::format("{}: expected '{}' has {} values but its shape holds {}", where,
+                                               param.name, it->second.size(), count));
+                }
+            }
+            for (const auto& [name, tol] : spec.tolerance) {
+                evaluate(tol.atol, test.scalars);
+                evaluate(tol.rtol, test.scalars);
+            }
+            evaluate(spec.bytes_expression, test.scalars);
+            evaluate(spec.flops_expression, test.scalars);
+        } catch (const expression_error& error) {
+            fail(line, fmt::format("{}: {}", where, error.what()));
+        }
+    }
+};
+
+}  // namespace
+
+problem_spec parse_problem(const std::string& yaml_text, const std::string& display_path) {
+    return spec_parser(display_path).parse(yaml_text);
+}
+
+problem_spec load_problem(const std::filesystem::path& dir) {
+    const auto path = dir / "problem.yaml";
+    std::ifstream file(path);
+    if (!file) throw spec_error(path.string(), 0, "cannot read the file");
+    std::stringstream text;
+    text << file.rdbuf();
+    problem_spec spec = parse_problem(text.str(), path.string());
+    spec.dir = dir;
+    const std::string folder = std::filesystem::absolute(dir).lexically_normal().filename().string();
+    const std::string folder_name = folder.empty() ? dir.parent_path().filename().string() : folder;
+    if (spec.slug != folder_name)
+        throw spec_error(path.string(), 1, fmt::format("slug '{}' must equal the folder name '{}'", spec.slug, folder_name));
+    return spec;
+}
+
+}  // namespace gpujudge

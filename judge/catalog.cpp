@@ -1,0 +1,88 @@
+#include "catalog.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+
+namespace gpujudge {
+
+namespace fs = std::filesystem;
+
+fs::path find_home() {
+    if (const char* home = std::getenv("GPUJUDGE_HOME"); home && *home) return home;
+    for (fs::path dir = fs::current_path(); !dir.empty(); dir = dir.parent_path()) {
+        if (fs::is_directory(dir / "problems") && fs::exists(dir / "problems" / "README.md")) return dir;
+        if (dir == dir.root_path()) break;
+    }
+    return GPUJUDGE_SOURCE_DIR;
+}
+
+std::vector<fs::path> list_problems(const fs::path& home) {
+    std::vector<fs::path> dirs;
+    if (!fs::is_directory(home / "problems")) return dirs;
+    for (const auto& entry : fs::directory_iterator(home / "problems"))
+        if (entry.is_directory() && fs::exists(entry.path() / "problem.yaml")) dirs.push_back(entry.path());
+    std::sort(dirs.begin(), dirs.end());
+    return dirs;
+}
+
+fs::path resolve_problem(const fs::path& home, const std::string& name) {
+    if (fs::exists(fs::path(name) / "problem.yaml")) return fs::path(name);
+    const fs::path dir = home / "problems" / name;
+    if (fs::exists(dir / "problem.yaml")) return dir;
+    std::string known;
+    for (const auto& problem : list_problems(home))
+        known += fmt::format("{}{}", known.empty() ? "" : ", ", problem.filename().string());
+    throw std::invalid_argument(fmt::format("unknown problem '{}' (known: {})", name, known));
+}
+
+solution_file read_solution_header(const fs::path& path) {
+    solution_file file;
+    file.path = path;
+    std::ifstream in(path);
+    if (!in) {
+        file.header_error = "cannot read the file";
+        return file;
+    }
+    std::string line;
+    // The header is the leading block of // comments.
+    while (std::getline(in, line) && line.rfind("//", 0) == 0) {
+        const std::string text = line.substr(line.find_first_not_of("/ "));
+        auto value_after = [&](const char* key) -> std::optional<std::string> {
+            if (text.rfind(key, 0) != 0) return std::nullopt;
+            std::string value = text.substr(std::string(key).size());
+            value.erase(0, value.find_first_not_of(' '));
+            value.erase(value.find_last_not_of(" \r") + 1);
+            return value;
+        };
+        if (auto value = value_after("expect:")) {
+            file.expected = verdict_from_string(*value);
+            if (!file.expected) file.header_error = fmt::format("unknown verdict '{}' after 'expect:'", *value);
+        } else if (auto role = value_after("role:")) {
+            file.baseline = *role == "baseline";
+        } else if (auto summary = value_after("Technique:")) {
+            file.summary = *summary;
+        } else if (auto mistake = value_after("Mistake:")) {
+            file.summary = *mistake;
+        }
+    }
+    if (!file.expected && file.header_error.empty()) file.header_error = "no '// expect: <verdict>' line in its header";
+    return file;
+}
+
+std::vector<solution_file> list_solutions(const fs::path& home, const std::string& slug) {
+    std::vector<solution_file> files;
+    const fs::path dir = home / "solutions" / slug;
+    if (!fs::is_directory(dir)) return files;
+    std::vector<fs::path> paths;
+    for (const auto& entry : fs::directory_iterator(dir))
+        if (entry.path().extension() == ".cu") paths.push_back(entry.path());
+    std::sort(paths.begin(), paths.end());
+    for (const auto& path : paths) files.push_back(read_solution_header(path));
+    return files;
+}
+
+}  // namespace gpujudge

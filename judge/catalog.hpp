@@ -1,0 +1,36 @@
+#pragma once
+// Where problems and solutions live, and what each shipped solution declares about itself.
+#include "problem_spec.hpp"
+#include "verdict.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpujudge {
+
+// The folder holding problems/ and solutions/: $GPUJUDGE_HOME, else the nearest parent of the
+// working directory that has problems/, else the source tree gpujudge was built from.
+std::filesystem::path find_home();
+
+// A slug under <home>/problems, or a path to a problem folder. Throws std::invalid_argument naming
+// the known slugs when there is none.
+std::filesystem::path resolve_problem(const std::filesystem::path& home, const std::string& name);
+
+// Every problem folder under <home>/problems, sorted by slug.
+std::vector<std::filesystem::path> list_problems(const std::filesystem::path& home);
+
+struct solution_file {
+    std::filesystem::path path;
+    std::optional<verdict> expected;  // from "// expect: <verdict>"
+    bool baseline = false;            // "// role: baseline"
+    std::string summary;              // the "Technique:" or "Mistake:" line
+    std::string header_error;         // set when the header is missing or unreadable
+};
+
+// The .cu files of solutions/<slug>/, sorted, with their declared expectations.
+std::vector<solution_file> list_solutions(const std::filesystem::path& home, const std::string& slug);
+solution_file read_solution_header(const std::filesystem::path& path);
+
+}  // namespace gpujudge

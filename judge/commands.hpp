@@ -1,0 +1,37 @@
+#pragma once
+// The subcommands of gpujudge: each defines its options on a CLI11 subcommand and returns the
+// action that runs it. main.cpp holds the one table that lists them.
+#include "report.hpp"
+#include "submission.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace gpujudge {
+
+struct cli_context {
+    judge_context judge;
+    style look;
+};
+
+using command_action = std::function<int(cli_context&)>;
+using command_definition = command_action (*)(CLI::App& command);
+
+struct command_entry {
+    const char* name;
+    const char* summary;
+    command_definition define;
+};
+
+command_action define_list(CLI::App& command);
+command_action define_show(CLI::App& command);
+command_action define_init(CLI::App& command);
+command_action define_submit(CLI::App& command);
+command_action define_validate(CLI::App& command);
+command_action define_bench(CLI::App& command);
+
+// Loads a problem named by slug or folder; prints the reason and returns nullopt when it cannot.
+std::optional<problem_spec> load_problem_or_report(const cli_context& context, const std::string& name, int& exit);
+
+}  // namespace gpujudge

@@ -1,0 +1,42 @@
+#pragma once
+// Builds submissions (nvcc) and references (the host compiler) into shared libraries, with the
+// expected prototype forced into the translation unit, cached by content and tool version.
+#include "problem_spec.hpp"
+
+#include <filesystem>
+#include <string>
+
+namespace gpujudge {
+
+struct compile_result {
+    bool ok = false;
+    bool cached = false;
+    std::filesystem::path library;
+    std::string diagnostics;  // trimmed compiler output, the user's file:line kept
+    double seconds = 0;
+};
+
+struct compiler_settings {
+    std::filesystem::path cache_dir;  // compiled libraries, keyed by content hash
+    std::string nvcc = "nvcc";
+    std::string host_compiler = "c++";
+    std::string arch = "sm_90";  // the GPU's own when there is one
+};
+
+// $GPUJUDGE_CACHE_DIR, else $XDG_CACHE_HOME/gpujudge, else ~/.cache/gpujudge.
+std::filesystem::path default_cache_dir();
+
+// The forced header: the prototype, and a use of the function so that a missing definition fails
+// to link instead of loading without it.
+std::string forced_header(const problem_spec& spec, const std::string& function);
+
+// Compiles a .cu submission with nvcc: -O3 -lineinfo -Xcompiler -fPIC -shared -arch=<arch>.
+compile_result compile_solution(const problem_spec& spec, const std::filesystem::path& source,
+                                const compiler_settings& settings);
+
+// Compiles C++ with the host compiler into a library defining `function` ("reference", or "solve"
+// for the host-built fake solutions of the tests).
+compile_result compile_host(const problem_spec& spec, const std::filesystem::path& source, const std::string& function,
+                            const compiler_settings& settings);
+
+}  // namespace gpujudge

@@ -1,0 +1,34 @@
+#pragma once
+// gpujudge's exit codes: fixed, documented in README.md ("Exit codes"), asserted in tests.
+#include "verdict.hpp"
+
+namespace gpujudge {
+
+enum exit_code : int {
+    exit_accepted = 0,
+    exit_wrong_answer = 1,
+    exit_compile_error = 2,
+    exit_runtime_error = 3,
+    exit_time_limit_exceeded = 4,
+    exit_memory_violation = 5,
+    exit_no_device = 6,
+    exit_invalid_problem = 10,  // problem data refused: bad problem.yaml, reference or solutions
+    exit_usage = 11,            // bad arguments, unknown problem, missing file
+    exit_internal = 12,         // a bug in gpujudge itself
+};
+
+inline int exit_code_for(verdict v) {
+    switch (v) {
+        case verdict::accepted: return exit_accepted;
+        case verdict::wrong_answer: return exit_wrong_answer;
+        case verdict::compile_error: return exit_compile_error;
+        case verdict::runtime_error: return exit_runtime_error;
+        case verdict::time_limit_exceeded: return exit_time_limit_exceeded;
+        case verdict::memory_violation: return exit_memory_violation;
+        case verdict::no_device: return exit_no_device;
+        case verdict::skipped: return exit_internal;
+    }
+    return exit_internal;
+}
+
+}  // namespace gpujudge

@@ -1,0 +1,26 @@
+#pragma once
+// How a submission's outcome is shown: text for people (coloured on a terminal) or one JSON object.
+#include "problem_spec.hpp"
+#include "submission.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+
+namespace gpujudge {
+
+struct style {
+    bool color = false;
+};
+
+void print_submission(std::FILE* out, const problem_spec& spec, const std::filesystem::path& source,
+                      const submission_result& result, style look);
+
+nlohmann::json submission_json(const problem_spec& spec, const std::filesystem::path& source,
+                               const submission_result& result);
+
+// "accepted" in green, the failures in red, skipped in yellow (when colour is on).
+std::string styled_verdict(verdict v, style look);
+
+}  // namespace gpujudge

@@ -1,0 +1,57 @@
+#pragma once
+// Child processes of the judge: each in its own process group, killed as a group, and reaped;
+// processes that escape the group and are reparented to the judge are swept up too.
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpujudge {
+
+struct spawn_options {
+    std::filesystem::path output_file;  // stdout and stderr; /dev/null when empty
+    int channel_fd = -1;                // becomes fd 3 in the child when >= 0
+};
+
+struct child_exit {
+    bool timed_out = false;
+    bool signaled = false;
+    int signal = 0;
+    int code = 0;
+    std::string describe() const;  // "exit status 0", "signal SIGSEGV (Segmentation fault)"
+};
+
+class child_process {
+public:
+    child_process(const std::vector<std::string>& argv, const spawn_options& options);
+    ~child_process();  // kills the whole group if still running
+    child_process(const child_process&) = delete;
+    child_process& operator=(const child_process&) = delete;
+
+    int pid() const { return pid_; }
+    // Waits for the child until `deadline`; on expiry kills its group. Always kills what is left
+    // of the group afterwards, so nothing the child started survives it.
+    child_exit wait(std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
+    void kill_group();
+
+private:
+    int pid_ = -1;
+    bool reaped_ = false;
+    child_exit exit_;
+};
+
+struct command_result {
+    child_exit exit;
+    std::string output;
+};
+
+// Runs a command to completion (or the timeout) and returns its combined output.
+command_result run_command(const std::vector<std::string>& argv, std::chrono::seconds timeout);
+
+// Makes the judge the reaper of its orphaned descendants (PR_SET_CHILD_SUBREAPER), then kills and
+// reaps any that are not processes the judge is waiting for.
+void become_subreaper();
+void sweep_orphans();
+
+}  // namespace gpujudge

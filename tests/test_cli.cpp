@@ -1,0 +1,100 @@
+// The gpujudge program as a user runs it: exit codes and messages.
+#include "exit_codes.hpp"
+#include "subprocess.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace gpujudge;
+
+namespace {
+
+command_result gpujudge_cli(std::vector<std::string> args) {
+    args.insert(args.begin(), {GPUJUDGE_BIN_DIR "/gpujudge", "--color", "never", "--home", GPUJUDGE_SOURCE_DIR});
+    return run_command(args, std::chrono::seconds(300));
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+const std::string kFixtures = GPUJUDGE_TEST_FIXTURES;
+
+}  // namespace
+
+TEST_CASE("list shows the problems", "[cli]") {
+    const auto result = gpujudge_cli({"list"});
+    CHECK(result.exit.code == exit_accepted);
+    CHECK(contains(result.output, "reduction"));
+    CHECK(contains(result.output, "dot_product"));
+}
+
+TEST_CASE("show prints the exact signature", "[cli]") {
+    const auto result = gpujudge_cli({"show", "dot_product"});
+    CHECK(result.exit.code == exit_accepted);
+    CHECK(contains(result.output, "extern \"C\" void solve(const float* A, const float* B, float* result, int N)"));
+}
+
+TEST_CASE("init writes a starter that compiles against the signature, and never overwrites", "[cli]") {
+    const std::string path = GPUJUDGE_TEST_CACHE "/starter.cu";
+    std::filesystem::remove(path);
+    CHECK(gpujudge_cli({"init", "reduction", path}).exit.code == exit_accepted);
+    std::ifstream file(path);
+    const std::string text((std::istreambuf_iterator<char>(file)), {});
+    CHECK(contains(text, "extern \"C\" void solve(const float* input, float* output, int N) {"));
+    const auto again = gpujudge_cli({"init", "reduction", path});
+    CHECK(again.exit.code == exit_usage);
+    CHECK(contains(again.output, "already exists"));
+    // The starter compiles; on a machine without a GPU the verdict stops at no_device.
+    const auto submitted = gpujudge_cli({"submit", "reduction", path});
+    CHECK(submitted.exit.code != exit_compile_error);
+}
+
+TEST_CASE("user mistakes on the command line are usage errors", "[cli]") {
+    auto missing = gpujudge_cli({"submit", "reduction", "no_such_file.cu"});
+    CHECK(missing.exit.code == exit_usage);
+    CHECK(contains(missing.output, "gpujudge: no_such_file.cu: no such file"));
+    auto unknown = gpujudge_cli({"submit", "no_such_problem", "x.cu"});
+    CHECK(unknown.exit.code == exit_usage);
+    CHECK(contains(unknown.output, "gpujudge: unknown problem 'no_such_problem' (known: "));
+    CHECK(gpujudge_cli({"frobnicate"}).exit.code == exit_usage);
+    CHECK(gpujudge_cli({}).exit.code == exit_usage);
+}
+
+TEST_CASE("a wrong signature is a compile error that shows the expected one", "[cli]") {
+    const auto result = gpujudge_cli({"submit", "reduction", kFixtures + "/wrong_signature.cu"});
+    CHECK(result.exit.code == exit_compile_error);
+    CHECK(contains(result.output, "wrong_signature.cu(3): error"));
+    CHECK(contains(result.output, "The expected signature is:\n    extern \"C\" void solve(const float* input, float* output, int N)"));
+    const auto missing = gpujudge_cli({"submit", "reduction", kFixtures + "/no_solve.cu"});
+    CHECK(missing.exit.code == exit_compile_error);
+    CHECK(contains(missing.output, "solve is not defined. Define it exactly as:"));
+}
+
+TEST_CASE("submit --json prints one object with the verdict and the tests", "[cli]") {
+    const auto result = gpujudge_cli({"submit", "--json", "reduction", GPUJUDGE_SOURCE_DIR "/solutions/reduction/warp_shuffle.cu"});
+    const auto json = nlohmann::json::parse(result.output);
+    CHECK(json.at("tests").is_array());
+    if (json.at("verdict") == "no_device") {
+        CHECK(result.exit.code == exit_no_device);
+        CHECK(json.at("compile").at("ok") == true);
+    } else {
+        CHECK(json.at("verdict") == "accepted");
+        CHECK(result.exit.code == exit_accepted);
+    }
+}
+
+TEST_CASE("validate refuses a malformed problem.yaml with its line", "[cli]") {
+    const auto result = run_command({GPUJUDGE_BIN_DIR "/gpujudge", "--home", kFixtures + "/broken_home", "validate"},
+                                    std::chrono::seconds(60));
+    CHECK(result.exit.code == exit_invalid_problem);
+    CHECK(contains(result.output, "FAIL  broken"));
+    CHECK(contains(result.output, "broken/problem.yaml:11: end of sequence flow not found"));
+}
+
+TEST_CASE("validate checks a problem's reference against its examples", "[cli]") {
+    const auto result = gpujudge_cli({"validate", kFixtures + "/problems/tiny_sum"});
+    CHECK(result.exit.code == exit_accepted);
+    CHECK(contains(result.output, "ok    "));
+}

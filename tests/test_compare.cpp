@@ -1,0 +1,129 @@
+#include "compare.hpp"
+#include "generator.hpp"
+#include "poison.hpp"
+#include "test_data.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace gpujudge;
+
+namespace {
+
+host_array floats(std::vector<float> values) {
+    host_array out(element_type::f32, values.size());
+    std::memcpy(out.data(), values.data(), out.size_bytes());
+    return out;
+}
+
+// Float32 sums in the orders real kernels use.
+float sum_pairwise(const float* x, std::size_t n) {
+    if (n <= 8) {
+        float s = 0;
+        for (std::size_t i = 0; i < n; ++i) s += x[i];
+        return s;
+    }
+    return sum_pairwise(x, n / 2) + sum_pairwise(x + n / 2, n - n / 2);
+}
+
+// Grid-stride chains per thread, a tree inside each block, block partials added one by one (atomicAdd).
+float sum_grid_stride_atomic(const float* x, std::size_t n, std::size_t blocks, std::size_t threads) {
+    const std::size_t total = blocks * threads;
+    std::vector<float> chain(total, 0.0f);
+    for (std::size_t i = 0; i < n; ++i) chain[i % total] += x[i];
+    float result = 0;
+    for (std::size_t b = 0; b < blocks; ++b) result += sum_pairwise(chain.data() + b * threads, threads);
+    return result;
+}
+
+float sum_sequential(const float* x, std::size_t n) {
+    float s = 0;
+    for (std::size_t i = 0; i < n; ++i) s += x[i];
+    return s;
+}
+
+float sum_half(const float* x, std::size_t n) {
+    _Float16 s = 0;
+    for (std::size_t i = 0; i < n; ++i) s += static_cast<_Float16>(x[i]);
+    return static_cast<float>(s);
+}
+
+struct reduction_case {
+    problem_spec spec;
+    const test_spec* test = nullptr;
+    host_array input;
+    double exact = 0;
+};
+
+reduction_case reduction_test(const std::string& name) {
+    reduction_case c;
+    c.spec = load_problem(std::string(GPUJUDGE_SOURCE_DIR) + "/problems/reduction");
+    for (const auto& test : c.spec.tests)
+        if (test.name == name) c.test = &test;
+    REQUIRE(c.test != nullptr);
+    const parameter& input = *c.spec.find_parameter("input");
+    c.input = host_array(element_type::f32, c.spec.element_count(input, c.test->scalars));
+    generate(c.spec.generator_for(*c.test, input), c.test->scalars, c.test->seed, 0, c.input);
+    for (std::size_t i = 0; i < c.input.size(); ++i) c.exact += c.input.value(i);
+    return c;
+}
+
+bool accepted(const reduction_case& c, float got) {
+    const tolerance tol = tolerance_for(c.spec, *c.spec.find_parameter("output"), c.test->scalars);
+    return compare_output("output", floats({static_cast<float>(c.exact)}), floats({got}), tol, {1}).passed();
+}
+
+}  // namespace
+
+TEST_CASE("mismatches are counted and described with their coordinates", "[compare]") {
+    const host_array expected = floats({1, 2, 3, 4, 5, 6});
+    host_array got = floats({1, 2, 3.5f, 4, 5, 6});
+    std::memset(got.as<float>() + 5, kFloatPoisonByte, 4);
+    const comparison result = compare_output("out", expected, got, {0.1, 0}, {2, 3});
+    CHECK(result.num_mismatches == 2);
+    CHECK(result.describe() ==
+          "2 of 6 elements of 'out' differ from the reference (tolerance: atol 0.1 + rtol 0 * |expected|)\n"
+          "  out[0, 2]: expected 3, got 3.5 (abs error 0.5)\n"
+          "  out[1, 2]: expected 6, got nothing (never written)\n"
+          "  max abs error 0.5, max rel error 0.167");
+}
+
+TEST_CASE("NaN and infinities match only themselves; integers compare exactly", "[compare]") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    CHECK(compare_output("o", floats({nan, inf}), floats({nan, inf}), {1, 0}, {2}).passed());
+    CHECK(compare_output("o", floats({1, inf}), floats({nan, -inf}), {1, 0}, {2}).num_mismatches == 2);
+    CHECK(compare_output("o", floats({1e6f}), floats({1e6f + 60}), {0, 1e-4}, {1}).passed());
+    host_array a(element_type::i32, 1), b(element_type::i32, 1);
+    a.as<std::int32_t>()[0] = 1000000;
+    b.as<std::int32_t>()[0] = 1000001;
+    CHECK_FALSE(compare_output("o", a, b, {10, 10}, {1}).passed());
+}
+
+TEST_CASE("the reduction tolerance accepts float32 summation orders at the maximum N", "[compare][tolerance]") {
+    const reduction_case c = reduction_test("N = 100000000 (maximum)");
+    const float* x = c.input.as<float>();
+    const std::size_t n = c.input.size();
+    CHECK(accepted(c, sum_pairwise(x, n)));
+    CHECK(accepted(c, sum_grid_stride_atomic(x, n, 264, 256)));
+    CHECK(accepted(c, sum_grid_stride_atomic(x, n, 8, 1024)));
+    CHECK(accepted(c, sum_sequential(x, n)));  // one atomicAdd per element: the longest chain there is
+}
+
+TEST_CASE("the reduction tolerance rejects a dropped tail and fp16 accumulation", "[compare][tolerance]") {
+    for (const char* name : {"N = 5", "N = 31", "N = 33", "all negative, N = 4099", "N = 1000003"}) {
+        INFO(name);
+        const reduction_case c = reduction_test(name);
+        const std::size_t n = c.input.size();
+        CHECK(accepted(c, sum_pairwise(c.input.as<float>(), n)));
+        CHECK_FALSE(accepted(c, sum_pairwise(c.input.as<float>(), n - n % 4)));
+    }
+    for (const char* name : {"N = 1000", "all negative, N = 4099", "N = 1000003"}) {
+        INFO(name);
+        const reduction_case c = reduction_test(name);
+        CHECK_FALSE(accepted(c, sum_half(c.input.as<float>(), c.input.size())));
+    }
+}

@@ -1,0 +1,137 @@
+// The child-process runner, end to end, with host-built fake solutions: no GPU needed.
+#include "subprocess.hpp"
+#include "submission.hpp"
+
+#include <catch2/catch.hpp>
+#include <dirent.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+
+using namespace gpujudge;
+
+namespace {
+
+judge_context host_context() {
+    become_subreaper();
+    judge_context context;
+    context.home = GPUJUDGE_SOURCE_DIR;
+    context.compiler.cache_dir = GPUJUDGE_TEST_CACHE;
+    context.runner.runner_exe = GPUJUDGE_BIN_DIR "/gpujudge-runner";
+    context.runner.backend = runner_backend::host;
+    return context;
+}
+
+const problem_spec& tiny_sum() {
+    static const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/problems/tiny_sum");
+    return spec;
+}
+
+submission_result judge_fake(const std::string& name) {
+    judge_context context = host_context();
+    return judge_submission(tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/" + name + ".cpp",
+                            select_tests(tiny_sum(), {}), context);
+}
+
+std::vector<verdict> verdicts(const submission_result& result) {
+    std::vector<verdict> out;
+    for (const auto& test : result.run.tests) out.push_back(test.result);
+    return out;
+}
+
+int children_of_this_process() {
+    int count = 0;
+    DIR* proc = opendir("/proc");
+    while (dirent* entry = readdir(proc)) {
+        const int pid = std::atoi(entry->d_name);
+        if (pid <= 0) continue;
+        std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+        std::string line;
+        if (!std::getline(stat, line)) continue;
+        std::istringstream rest(line.substr(line.rfind(')') + 2));
+        char state;
+        int parent = 0;
+        rest >> state >> parent;
+        count += parent == getpid();
+    }
+    closedir(proc);
+    return count;
+}
+
+}  // namespace
+
+TEST_CASE("a correct solution is accepted on every test", "[runner]") {
+    const auto result = judge_fake("correct");
+    CHECK(result.overall == verdict::accepted);
+    CHECK(verdicts(result) == std::vector<verdict>(4, verdict::accepted));
+}
+
+TEST_CASE("a wrong answer names the element, the expected and the got value", "[runner]") {
+    const auto result = judge_fake("off_by_one");
+    CHECK(result.overall == verdict::wrong_answer);
+    CHECK(result.run.tests[0].message.rfind("1 of 1 elements of 'output' differ from the reference", 0) == 0);
+    CHECK(result.run.tests[0].message.find("output[0]: expected 6.5, got 3") != std::string::npos);
+}
+
+TEST_CASE("an output never written is reported as such", "[runner]") {
+    const auto result = judge_fake("never_writes");
+    CHECK(result.overall == verdict::wrong_answer);
+    CHECK(result.run.tests[0].message.find("got nothing (never written)") != std::string::npos);
+}
+
+TEST_CASE("a crash is a runtime error, and the tests after it still run", "[runner]") {
+    const auto crash = judge_fake("crashes");
+    CHECK(crash.overall == verdict::runtime_error);
+    CHECK(crash.run.tests[0].message ==
+          "the process was killed by signal SIGSEGV (Segmentation fault) during solve");
+
+    const auto partial = judge_fake("crashes_on_large");
+    CHECK(verdicts(partial) == std::vector<verdict>{verdict::accepted, verdict::accepted, verdict::runtime_error,
+                                                    verdict::runtime_error});
+    CHECK(children_of_this_process() == 0);
+}
+
+TEST_CASE("exit() inside solve is a runtime error, not a pass", "[runner]") {
+    const auto result = judge_fake("exits");
+    CHECK(result.overall == verdict::runtime_error);
+    CHECK(result.run.tests[0].message ==
+          "solve ended the process (exit status 0): a submission must return from solve, not call exit()");
+}
+
+TEST_CASE("writes outside the output or into a const input are memory violations", "[runner]") {
+    const auto past = judge_fake("writes_past_output");
+    CHECK(past.overall == verdict::memory_violation);
+    CHECK(past.run.tests[0].message ==
+          "solve wrote past the end of 'output' (0 bytes past it, element [1] of a buffer of 1)");
+    const auto input = judge_fake("writes_input");
+    CHECK(input.overall == verdict::memory_violation);
+    CHECK(input.run.tests[0].message == "solve wrote into the const input 'input': input[1] was 2, now 3");
+}
+
+TEST_CASE("a hang is killed at the time limit; the rest is skipped and nothing survives", "[runner]") {
+    const auto start = std::chrono::steady_clock::now();
+    const auto result = judge_fake("hangs");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(result.overall == verdict::time_limit_exceeded);
+    CHECK(result.run.tests[0].message == "solve did not finish within the time limit of 500 ms; the process was killed");
+    CHECK(result.run.tests[1].result == verdict::skipped);
+    CHECK(seconds < 30);
+    CHECK(children_of_this_process() == 0);
+}
+
+TEST_CASE("a child that escapes the process group is killed with the runner", "[runner]") {
+    const std::string pid_file = GPUJUDGE_TEST_CACHE "/escaped.pid";
+    std::remove(pid_file.c_str());
+    setenv("GPUJUDGE_TEST_PID_FILE", pid_file.c_str(), 1);
+    const auto result = judge_fake("forks_and_hangs");
+    unsetenv("GPUJUDGE_TEST_PID_FILE");
+    CHECK(result.overall == verdict::time_limit_exceeded);
+    int escaped = 0;
+    std::ifstream(pid_file) >> escaped;
+    REQUIRE(escaped > 0);
+    CHECK(kill(escaped, 0) == -1);
+    CHECK(children_of_this_process() == 0);
+}
