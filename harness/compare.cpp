@@ -31,7 +31,12 @@ bool float_matches(double ref, double got, tolerance tol) {
     return std::fabs(got - ref) <= tol.atol + tol.rtol * std::fabs(ref);
 }
 
-std::string format_value(double v) { return std::isnan(v) ? "NaN" : fmt::format("{:.9g}", v); }
+std::string format_value(double v) {
+    if (std::isnan(v)) return "NaN";
+    // Integers (every int32 output) print whole, not in exponent form.
+    if (v == std::floor(v) && std::fabs(v) < 1e15) return fmt::format("{:.0f}", v);
+    return fmt::format("{:.9g}", v);
+}
 
 }  // namespace
 

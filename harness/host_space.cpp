@@ -1,5 +1,6 @@
 #include "memory_space.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -7,6 +8,21 @@
 namespace gpujudge {
 
 namespace {
+
+// Host memory has no events: both clocks are the host's.
+class host_timer final : public call_timer {
+public:
+    void before_call() override { start_ = std::chrono::steady_clock::now(); }
+    void after_finish() override {
+        ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+    }
+    double event_ms() const override { return ms_; }
+    double host_ms() const override { return ms_; }
+
+private:
+    std::chrono::steady_clock::time_point start_;
+    double ms_ = 0;
+};
 
 class host_space final : public memory_space {
 public:
@@ -21,6 +37,8 @@ public:
     void copy(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
     void fill(void* dst, unsigned char byte, std::size_t bytes) override { std::memset(dst, byte, bytes); }
     call_status finish_call() override { return {}; }
+    void flush_caches() override {}
+    std::unique_ptr<call_timer> make_timer() override { return std::make_unique<host_timer>(); }
 };
 
 }  // namespace

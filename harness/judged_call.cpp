@@ -101,7 +101,7 @@ call_outcome check_call(const problem_spec& spec, const buffer_set& buffers, con
         }
     }
     for (const auto& param : spec.params) {
-        if (!param.is_pointer || param.role != param_role::in) continue;
+        if (!param.is_pointer || param.role != param_role::in || !data.inputs.count(param.name)) continue;
         if (auto change = find_changed_input(param, data.inputs.at(param.name), buffers.download(param), data.scalars)) {
             outcome.result = verdict::memory_violation;
             outcome.message = *change;

@@ -2,6 +2,7 @@
 // One call of solve under judgement: load the buffers, call, synchronise, then check guards,
 // const inputs and outputs. Shared by plain tests and by every timed run.
 #include "c_function.hpp"
+#include "call_listener.hpp"
 #include "compare.hpp"
 #include "guarded_buffer.hpp"
 #include "test_data.hpp"
@@ -11,15 +12,6 @@
 #include <vector>
 
 namespace gpujudge {
-
-// Hooks around the call, for the runner's time limit and for timing.
-class call_listener {
-public:
-    virtual ~call_listener() = default;
-    virtual void before_call() {}
-    virtual void after_return() {}  // solve returned; its device work may still run
-    virtual void after_finish() {}  // every stream synchronised
-};
 
 struct call_outcome {
     verdict result = verdict::accepted;
@@ -56,7 +48,7 @@ private:
 call_outcome call_solve(const c_function& solve, const buffer_set& buffers, const scalar_values& scalars,
                         memory_space& space, call_listener& listener);
 
-// Guards, unchanged inputs, then outputs against the reference.
+// Guards, unchanged inputs (when `data` still holds them), then outputs against the reference.
 call_outcome check_call(const problem_spec& spec, const buffer_set& buffers, const test_data& data);
 
 // load + call_solve + check_call.

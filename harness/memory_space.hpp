@@ -1,6 +1,8 @@
 #pragma once
 // Where solve's buffers live: device memory for real submissions, host memory for the fake
 // solutions that test the runner on machines without a GPU. Everything else is shared.
+#include "call_listener.hpp"
+
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -24,6 +26,9 @@ public:
     virtual void fill(void* dst, unsigned char byte, std::size_t bytes) = 0;
     // After solve returns: waits for all work on every stream and reports the error it left.
     virtual call_status finish_call() = 0;
+    // Evicts the inputs from the caches, so that every timed call starts cold.
+    virtual void flush_caches() = 0;
+    virtual std::unique_ptr<call_timer> make_timer() = 0;
 };
 
 std::unique_ptr<memory_space> make_host_space();

@@ -20,8 +20,7 @@ test_data prepare_test(const problem_spec& spec, const test_spec& test, const c_
     return prepare_test(spec, test, reference, test.seed);
 }
 
-test_data prepare_test(const problem_spec& spec, const test_spec& test, const c_function& reference,
-                       std::uint64_t seed) {
+test_data generate_inputs(const problem_spec& spec, const test_spec& test, std::uint64_t seed) {
     test_data data;
     data.test = &test;
     data.scalars = test.scalars;
@@ -32,6 +31,12 @@ test_data prepare_test(const problem_spec& spec, const test_spec& test, const c_
         generate(spec.generator_for(test, param), data.scalars, seed, i, values);
         data.inputs.emplace(param.name, std::move(values));
     }
+    return data;
+}
+
+test_data prepare_test(const problem_spec& spec, const test_spec& test, const c_function& reference,
+                       std::uint64_t seed) {
+    test_data data = generate_inputs(spec, test, seed);
     if (test.kind == test_kind::example) {
         for (const auto& [name, values] : test.expected) {
             const parameter& param = *spec.find_parameter(name);

@@ -18,6 +18,9 @@ struct test_data {
     std::map<std::string, host_array> expected;  // output buffers
 };
 
+// The inputs of a test generated with `seed`, no expected outputs yet.
+test_data generate_inputs(const problem_spec& spec, const test_spec& test, std::uint64_t seed);
+
 // Generates the inputs with `seed` (the test's own unless given) and runs the reference; examples
 // take their literal expected outputs instead.
 test_data prepare_test(const problem_spec& spec, const test_spec& test, const c_function& reference);

@@ -1,3 +1,4 @@
+#include "benchmarking.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
 
@@ -24,6 +25,7 @@ command_action define_submit(CLI::App& command) {
         std::string problem, source;
         std::vector<std::string> kinds;
         bool json = false;
+        bool no_bench = false;
     };
     auto opts = std::make_shared<options>();
     command.add_option("problem", opts->problem, "Problem slug or folder")->required();
@@ -32,6 +34,7 @@ command_action define_submit(CLI::App& command) {
         ->delimiter(',')
         ->check(CLI::IsMember({"examples", "functional", "benchmarks"}));
     command.add_flag("--json", opts->json, "Print one JSON object instead of the report");
+    command.add_flag("--no-bench", opts->no_bench, "Skip the timed runs after the tests pass");
     return [opts](cli_context& context) {
         int exit = exit_accepted;
         auto spec = load_problem_or_report(context, opts->problem, exit);
@@ -47,8 +50,35 @@ command_action define_submit(CLI::App& command) {
             fmt::print(stderr, "gpujudge: {}\n", error.what());
             return static_cast<int>(exit_invalid_problem);
         }
-        if (opts->json) fmt::print("{}\n", submission_json(*spec, opts->source, result).dump(2));
-        else print_submission(stdout, *spec, opts->source, result, context.look);
+        nlohmann::json json = submission_json(*spec, opts->source, result);
+        if (!opts->json) print_submission(stdout, *spec, opts->source, result, context.look);
+        // Once every test passes: the timed runs, against the baseline, and the personal best.
+        if (result.overall == verdict::accepted && !opts->no_bench && headline_test(*spec)) {
+            history results(default_history_path());
+            bench_options bench;
+            bench.origin = "submit";
+            const bench_report report = bench_problem(*spec, {opts->source}, context.judge, results, bench);
+            const auto best = results.best(spec->slug, *headline_test(*spec));
+            if (opts->json) {
+                json["bench"] = bench_json(report);
+                if (best) json["personal_best"] = {{"source", best->source}, {"median_us", best->median_ms * 1e3},
+                                                   {"gbps", best->gbps}, {"recorded_at", best->recorded_at}};
+            } else {
+                fmt::print("\n{}", bench_markdown(report));
+                if (best)
+                    fmt::print("personal best on '{}': {:.1f} µs ({:.0f} GB/s), {} on {}\n", best->test,
+                               best->median_ms * 1e3, best->gbps, best->source, best->recorded_at);
+            }
+            for (const auto& entry : report.entries)
+                for (const auto& f : entry.figures)
+                    if (!entry.baseline && f.result != verdict::accepted) {
+                        // A timed run with other data failed: the answer is not a function of the input.
+                        result.overall = f.result;
+                        json["verdict"] = to_string(f.result);
+                        if (!opts->json) fmt::print("verdict: {} (timed run on '{}': {})\n", styled_verdict(f.result, context.look), f.test, f.message);
+                    }
+        }
+        if (opts->json) fmt::print("{}\n", json.dump(2));
         return exit_code_for(result.overall);
     };
 }

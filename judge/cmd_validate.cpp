@@ -58,13 +58,29 @@ void check_build(problem_check& check, std::size_t i) {
                                     : fmt::format("{}: does not compile:\n{}", solution.path.string(), build.diagnostics));
 }
 
+// A few timed runs on each benchmark size, with other data in other buffers each time, without
+// timing to a precision: enough to catch answers cached between calls.
+verdict verify_timed_runs(const problem_spec& spec, submission_result& result, judge_context& context) {
+    const std::vector<int> tests = select_tests(spec, {test_kind::benchmark});
+    if (tests.empty()) return verdict::accepted;
+    const nlohmann::json quick = {{"data_sets", 3}, {"slots", 2}, {"warmup", 0}, {"min_samples", 4}, {"budget_s", 0}};
+    const judge_run timed = run_tests(spec, result.compile.library, build_reference(spec, context), tests,
+                                      context.runner, runner_mode::bench, quick);
+    for (const auto& test : timed.tests)
+        if (test.result != verdict::accepted) {
+            result.run.tests.push_back(test);
+            return test.result;
+        }
+    return verdict::accepted;
+}
+
 // Submits every solution that compiled and compares its verdict with the declared one.
 void run_solutions(problem_check& check, judge_context& context, style look) {
     for (std::size_t i = 0; i < check.solutions.size(); ++i) {
         const solution_file& solution = check.solutions[i];
         if (!check.builds[i].ok || !solution.expected) continue;
-        const submission_result result =
-            judge_submission(*check.spec, solution.path, select_tests(*check.spec, {}), context);
+        submission_result result = judge_submission(*check.spec, solution.path, select_tests(*check.spec, {}), context);
+        if (result.overall == verdict::accepted) result.overall = verify_timed_runs(*check.spec, result, context);
         const bool as_declared = result.overall == *solution.expected;
         fmt::print("  {:<40} {:<22} {}\n", solution.path.filename().string(), styled_verdict(result.overall, look),
                    as_declared ? "as declared" : fmt::format("DECLARED {}", to_string(*solution.expected)));

@@ -99,7 +99,11 @@ bool run_once(const problem_spec& spec, runner_job job, const runner_settings& s
                 text = fmt::format("solve took {:.1f} ms, over the time limit of {:g} ms", wall_ms, spec.time_limit_ms);
             }
             record(index, result, std::move(text), wall_ms);
+            reports.at(index).stats = message.value("stats", nlohmann::json{});
+            reports.at(index).host_clock_samples = message.value("host_clock_samples", 0);
             current = -1;
+        } else if (kind == event::peak) {
+            run.peak_gbps = message.at("gbps").get<double>();
         } else if (kind == event::fatal) {
             runner.finish(true);
             run.program_output += runner.output_tail(4096);
@@ -118,15 +122,16 @@ bool run_once(const problem_spec& spec, runner_job job, const runner_settings& s
 
 judge_run run_tests(const problem_spec& spec, const std::filesystem::path& solution,
                     const std::filesystem::path& reference, const std::vector<int>& tests,
-                    const runner_settings& settings) {
+                    const runner_settings& settings, runner_mode mode, const nlohmann::json& bench) {
     judge_run run;
     std::map<int, test_report> reports;
     for (int index : tests) {
         const test_spec& test = spec.tests.at(static_cast<std::size_t>(index));
-        reports[index] = {index, test.name, test.kind, verdict::skipped, "", 0};
+        reports[index] = {index, test.name, test.kind, verdict::skipped, "", 0, {}, 0};
     }
     runner_job job;
-    job.mode = runner_mode::judge;
+    job.mode = mode;
+    job.bench = bench;
     job.backend = settings.backend;
     job.problem_dir = std::filesystem::absolute(spec.dir).string();
     job.solution = std::filesystem::absolute(solution).string();

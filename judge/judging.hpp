@@ -21,6 +21,8 @@ struct test_report {
     verdict result = verdict::skipped;
     std::string message;
     double wall_ms = 0;
+    nlohmann::json stats;  // timed runs only: count, median_ms, mean_ms, min_ms, max_ms, stddev_ms, rse
+    int host_clock_samples = 0;  // timed runs whose work hid from the events (other streams)
 };
 
 struct runner_settings {
@@ -33,13 +35,17 @@ struct runner_settings {
 struct judge_run {
     std::optional<std::string> no_device;  // set when the runner found no GPU
     nlohmann::json device;                 // the runner's "device" message
+    std::optional<double> peak_gbps;       // bench: the measured copy bandwidth
     std::vector<test_report> tests;
     std::string program_output;            // tail of what the runner and submission printed
 };
 
+// Judges the tests once each (runner_mode::judge), or as timed runs (runner_mode::bench, with
+// `bench` holding timed_settings fields and "measure_peak").
 judge_run run_tests(const problem_spec& spec, const std::filesystem::path& solution,
                     const std::filesystem::path& reference, const std::vector<int>& tests,
-                    const runner_settings& settings);
+                    const runner_settings& settings, runner_mode mode = runner_mode::judge,
+                    const nlohmann::json& bench = {});
 
 // Starts a runner in probe mode: the device's description, or why there is none.
 judge_run probe_device(const runner_settings& settings);

@@ -1,0 +1,53 @@
+#pragma once
+// Move-only owners of CUDA events and device allocations.
+#include "cuda_check.hpp"
+
+#include <cstddef>
+#include <utility>
+
+namespace gpujudge {
+
+class cuda_event {
+public:
+    cuda_event() { GJ_CUDA_CHECK(cudaEventCreate(&event_)); }
+    ~cuda_event() {
+        if (event_) cudaEventDestroy(event_);
+    }
+    cuda_event(cuda_event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
+    cuda_event& operator=(cuda_event&&) = delete;
+    cuda_event(const cuda_event&) = delete;
+    cuda_event& operator=(const cuda_event&) = delete;
+
+    cudaEvent_t get() const { return event_; }
+    // Milliseconds from `start` to this event; both recorded and complete.
+    float elapsed_since(const cuda_event& start) const {
+        float ms = 0;
+        GJ_CUDA_CHECK(cudaEventElapsedTime(&ms, start.event_, event_));
+        return ms;
+    }
+
+private:
+    cudaEvent_t event_ = nullptr;
+};
+
+class device_allocation {
+public:
+    explicit device_allocation(std::size_t bytes) : bytes_(bytes) { GJ_CUDA_CHECK(cudaMalloc(&pointer_, bytes)); }
+    ~device_allocation() {
+        if (pointer_) cudaFree(pointer_);
+    }
+    device_allocation(device_allocation&& other) noexcept
+        : pointer_(std::exchange(other.pointer_, nullptr)), bytes_(other.bytes_) {}
+    device_allocation& operator=(device_allocation&&) = delete;
+    device_allocation(const device_allocation&) = delete;
+    device_allocation& operator=(const device_allocation&) = delete;
+
+    void* get() const { return pointer_; }
+    std::size_t size_bytes() const { return bytes_; }
+
+private:
+    void* pointer_ = nullptr;
+    std::size_t bytes_;
+};
+
+}  // namespace gpujudge

@@ -1,0 +1,122 @@
+#include "history.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace gpujudge {
+
+namespace {
+
+// A prepared statement, finalised when it goes.
+class statement {
+public:
+    statement(sqlite3* db, const char* sql) : db_(db) {
+        if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK)
+            throw std::runtime_error(fmt::format("history: {}", sqlite3_errmsg(db)));
+    }
+    ~statement() { sqlite3_finalize(stmt_); }
+    statement(const statement&) = delete;
+    statement& operator=(const statement&) = delete;
+
+    statement& bind(int index, const std::string& value) {
+        sqlite3_bind_text(stmt_, index, value.c_str(), -1, SQLITE_TRANSIENT);
+        return *this;
+    }
+    statement& bind(int index, double value) {
+        sqlite3_bind_double(stmt_, index, value);
+        return *this;
+    }
+    statement& bind(int index, int value) {
+        sqlite3_bind_int(stmt_, index, value);
+        return *this;
+    }
+    bool step() {
+        const int status = sqlite3_step(stmt_);
+        if (status != SQLITE_ROW && status != SQLITE_DONE)
+            throw std::runtime_error(fmt::format("history: {}", sqlite3_errmsg(db_)));
+        return status == SQLITE_ROW;
+    }
+    std::string text(int column) const {
+        const unsigned char* value = sqlite3_column_text(stmt_, column);
+        return value ? reinterpret_cast<const char*>(value) : "";
+    }
+    double number(int column) const { return sqlite3_column_double(stmt_, column); }
+
+private:
+    sqlite3* db_;
+    sqlite3_stmt* stmt_ = nullptr;
+};
+
+}  // namespace
+
+std::filesystem::path default_history_path() {
+    if (const char* dir = std::getenv("GPUJUDGE_DATA_DIR"); dir && *dir) return std::filesystem::path(dir) / "history.db";
+    if (const char* dir = std::getenv("XDG_DATA_HOME"); dir && *dir)
+        return std::filesystem::path(dir) / "gpujudge" / "history.db";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::filesystem::path(home) / ".local" / "share" / "gpujudge" / "history.db";
+    return std::filesystem::temp_directory_path() / "gpujudge-history.db";
+}
+
+history::history(const std::filesystem::path& path) {
+    std::filesystem::create_directories(path.parent_path());
+    if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
+        const std::string reason = db_ ? sqlite3_errmsg(db_) : "out of memory";
+        sqlite3_close(db_);
+        throw std::runtime_error(fmt::format("{}: cannot open the history database: {}", path.string(), reason));
+    }
+    sqlite3_busy_timeout(db_, 5000);  // course staff run many judges at once
+    execute(
+        "CREATE TABLE IF NOT EXISTS results ("
+        " id INTEGER PRIMARY KEY, recorded_at TEXT DEFAULT (datetime('now')), problem TEXT, source TEXT,"
+        " origin TEXT, baseline INTEGER, device_name TEXT, device_uuid TEXT, test TEXT, median_ms REAL,"
+        " mean_ms REAL, min_ms REAL, samples INTEGER, gbps REAL, speedup REAL);"
+        "CREATE INDEX IF NOT EXISTS results_by_problem ON results(problem, test);"
+        "CREATE TABLE IF NOT EXISTS device_peaks ("
+        " device_uuid TEXT PRIMARY KEY, device_name TEXT, gbps REAL, measured_at TEXT DEFAULT (datetime('now')));");
+}
+
+history::~history() { sqlite3_close(db_); }
+
+void history::execute(const char* sql) {
+    char* error = nullptr;
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, &error) != SQLITE_OK) {
+        const std::string reason = error ? error : "unknown error";
+        sqlite3_free(error);
+        throw std::runtime_error("history: " + reason);
+    }
+}
+
+void history::record(const timed_record& r) {
+    statement insert(db_,
+                     "INSERT INTO results (problem, source, origin, baseline, device_name, device_uuid, test, median_ms,"
+                     " mean_ms, min_ms, samples, gbps, speedup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    insert.bind(1, r.problem).bind(2, r.source).bind(3, r.origin).bind(4, r.baseline ? 1 : 0).bind(5, r.device_name);
+    insert.bind(6, r.device_uuid).bind(7, r.test).bind(8, r.median_ms).bind(9, r.mean_ms).bind(10, r.min_ms);
+    insert.bind(11, r.samples).bind(12, r.gbps).bind(13, r.speedup).step();
+}
+
+std::optional<personal_best> history::best(const std::string& problem, const std::string& test) const {
+    statement query(db_,
+                    "SELECT source, test, device_name, median_ms, gbps, recorded_at FROM results"
+                    " WHERE problem = ? AND test = ? AND baseline = 0 ORDER BY median_ms LIMIT 1");
+    query.bind(1, problem).bind(2, test);
+    if (!query.step()) return std::nullopt;
+    return personal_best{query.text(0), query.text(1), query.text(2), query.number(3), query.number(4), query.text(5)};
+}
+
+std::optional<double> history::device_peak(const std::string& device_uuid) const {
+    statement query(db_, "SELECT gbps FROM device_peaks WHERE device_uuid = ?");
+    query.bind(1, device_uuid);
+    if (!query.step()) return std::nullopt;
+    return query.number(0);
+}
+
+void history::save_device_peak(const std::string& device_uuid, const std::string& device_name, double gbps) {
+    statement upsert(db_, "INSERT OR REPLACE INTO device_peaks (device_uuid, device_name, gbps) VALUES (?,?,?)");
+    upsert.bind(1, device_uuid).bind(2, device_name).bind(3, gbps).step();
+}
+
+}  // namespace gpujudge

@@ -1,0 +1,60 @@
+#pragma once
+// The results database (SQLite): every timed result, each device's measured ceiling, and the
+// personal best per problem that `submit` and `list` show.
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpujudge {
+
+struct timed_record {
+    std::string problem;
+    std::string source;
+    std::string origin;  // "submit" or "bench"
+    bool baseline = false;
+    std::string device_name;
+    std::string device_uuid;
+    std::string test;
+    double median_ms = 0;
+    double mean_ms = 0;
+    double min_ms = 0;
+    int samples = 0;
+    double gbps = 0;
+    double speedup = 0;  // against the baseline, 0 when unknown
+};
+
+struct personal_best {
+    std::string source;
+    std::string test;
+    std::string device_name;
+    double median_ms = 0;
+    double gbps = 0;
+    std::string recorded_at;
+};
+
+// $GPUJUDGE_DATA_DIR/history.db, else $XDG_DATA_HOME/gpujudge/history.db, else ~/.local/share/...
+std::filesystem::path default_history_path();
+
+class history {
+public:
+    explicit history(const std::filesystem::path& path);
+    ~history();
+    history(const history&) = delete;
+    history& operator=(const history&) = delete;
+
+    void record(const timed_record& result);
+    // The fastest non-baseline median on the problem's headline benchmark `test`.
+    std::optional<personal_best> best(const std::string& problem, const std::string& test) const;
+
+    std::optional<double> device_peak(const std::string& device_uuid) const;
+    void save_device_peak(const std::string& device_uuid, const std::string& device_name, double gbps);
+
+private:
+    sqlite3* db_ = nullptr;
+    void execute(const char* sql);
+};
+
+}  // namespace gpujudge

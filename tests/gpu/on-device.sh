@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, from the repository root, with .device/ carried (see package.sh).
+# The test binary knows the source tree as /work/main: link it there.
+set -uo pipefail
+mkdir -p /work && [ -e /work/main ] || ln -s "$PWD" /work/main
+export PATH="$PATH:/usr/local/cuda/bin" GPUJUDGE_CACHE_DIR="${GPUJUDGE_CACHE_DIR:-/tmp/gpujudge-cache}"
+"$@"
