@@ -100,7 +100,9 @@ timed_result run_timed(const problem_spec& spec, memory_space& space, const c_fu
     auto timer = space.make_timer();
     timed_call_listener listener(*timer, announcer);
     std::vector<double> times;
-    const auto sampling_start = std::chrono::steady_clock::now();
+    const auto warmup_start = std::chrono::steady_clock::now();
+    auto sampling_start = warmup_start;
+    bool warming_up = true;
     for (int call = 0;; ++call) {
         const data_set& pool = pools[static_cast<std::size_t>(call % settings.data_sets)];
         buffer_set& slot = *slots[static_cast<std::size_t>(call % settings.slots)];
@@ -114,7 +116,12 @@ timed_result run_timed(const problem_spec& spec, memory_space& space, const c_fu
             result.outcome = std::move(outcome);
             return result;
         }
-        if (call < settings.warmup) continue;
+        if (warming_up) {
+            const double warm_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - warmup_start).count();
+            warming_up = call + 1 < settings.warmup || warm_s < settings.warmup_s;
+            sampling_start = std::chrono::steady_clock::now();
+            continue;
+        }
         timed_sample sample{timer->event_ms(), timer->event_ms(), timer->host_ms(), false};
         // Work left running on other streams is invisible to the events, not to the host clock.
         const double host_work_ms = sample.host_ms - result.host_overhead_ms;

@@ -14,8 +14,9 @@ namespace gpujudge {
 struct timed_settings {
     int data_sets = 5;  // distinct inputs, each with its reference output
     int slots = 3;      // distinct buffer sets; coprime with data_sets so pointers and data never pair up
-    int warmup = 2;     // verified, not timed
-    int min_samples = 10;
+    int warmup = 3;           // calls verified, not timed...
+    double warmup_s = 0.3;    // ...and at least this long: clocks ramp up after the idle of data generation
+    int min_samples = 50;
     int max_samples = 2000;
     double budget_s = 2.0;      // sampling time, after warm-up
     double target_rse = 0.005;  // stop once the mean is this well known

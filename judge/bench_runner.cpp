@@ -25,6 +25,7 @@ timed_settings settings_from(const nlohmann::json& bench) {
     settings.data_sets = bench.value("data_sets", settings.data_sets);
     settings.slots = bench.value("slots", settings.slots);
     settings.warmup = bench.value("warmup", settings.warmup);
+    settings.warmup_s = bench.value("warmup_s", settings.warmup_s);
     settings.min_samples = bench.value("min_samples", settings.min_samples);
     settings.max_samples = bench.value("max_samples", settings.max_samples);
     settings.budget_s = bench.value("budget_s", settings.budget_s);

@@ -1,3 +1,4 @@
+#include "benchmarking.hpp"
 #include "catalog.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
@@ -58,19 +59,24 @@ void check_build(problem_check& check, std::size_t i) {
                                     : fmt::format("{}: does not compile:\n{}", solution.path.string(), build.diagnostics));
 }
 
-// A few timed runs on each benchmark size, with other data in other buffers each time, without
-// timing to a precision: enough to catch answers cached between calls.
-verdict verify_timed_runs(const problem_spec& spec, submission_result& result, judge_context& context) {
+// A few timed runs on each benchmark size, with other data in other buffers each time: enough to
+// catch answers cached between calls, and to give a rough median. Returns the failing verdict,
+// and the median on the last (largest) benchmark in `median_us`.
+verdict verify_timed_runs(const problem_spec& spec, submission_result& result, judge_context& context,
+                          double& median_us) {
     const std::vector<int> tests = select_tests(spec, {test_kind::benchmark});
     if (tests.empty()) return verdict::accepted;
-    const nlohmann::json quick = {{"data_sets", 3}, {"slots", 2}, {"warmup", 0}, {"min_samples", 4}, {"budget_s", 0}};
+    const nlohmann::json quick = {{"data_sets", 3}, {"slots", 2},        {"warmup", 2},
+                                  {"warmup_s", 0.1}, {"min_samples", 10}, {"budget_s", 0.2}};
     const judge_run timed = run_tests(spec, result.compile.library, build_reference(spec, context), tests,
                                       context.runner, runner_mode::bench, quick);
-    for (const auto& test : timed.tests)
+    for (const auto& test : timed.tests) {
         if (test.result != verdict::accepted) {
             result.run.tests.push_back(test);
             return test.result;
         }
+        median_us = test.stats.value("median_ms", 0.0) * 1e3;
+    }
     return verdict::accepted;
 }
 
@@ -80,10 +86,14 @@ void run_solutions(problem_check& check, judge_context& context, style look) {
         const solution_file& solution = check.solutions[i];
         if (!check.builds[i].ok || !solution.expected) continue;
         submission_result result = judge_submission(*check.spec, solution.path, select_tests(*check.spec, {}), context);
-        if (result.overall == verdict::accepted) result.overall = verify_timed_runs(*check.spec, result, context);
+        double median_us = 0;
+        if (result.overall == verdict::accepted)
+            result.overall = verify_timed_runs(*check.spec, result, context, median_us);
         const bool as_declared = result.overall == *solution.expected;
-        fmt::print("  {:<40} {:<22} {}\n", solution.path.filename().string(), styled_verdict(result.overall, look),
-                   as_declared ? "as declared" : fmt::format("DECLARED {}", to_string(*solution.expected)));
+        fmt::print("  {:<40} {:<22} {:<20} {}\n", solution.path.filename().string(), styled_verdict(result.overall, look),
+                   as_declared ? "as declared" : fmt::format("DECLARED {}", to_string(*solution.expected)),
+                   median_us > 0 ? fmt::format("{:.1f} µs at {}", median_us, headline_test(*check.spec).value_or(""))
+                                 : "");
         if (!as_declared) {
             std::string detail;
             for (const auto& test : result.run.tests)

@@ -121,11 +121,10 @@ command_result run_command(const std::vector<std::string>& argv, std::chrono::se
 
 void become_subreaper() { prctl(PR_SET_CHILD_SUBREAPER, 1); }
 
-void sweep_orphans() {
-    const int self = getpid();
+std::vector<int> children_of(int parent) {
+    std::vector<int> children;
     DIR* proc = opendir("/proc");
-    if (!proc) return;
-    std::vector<int> orphans;
+    if (!proc) return children;
     while (dirent* entry = readdir(proc)) {
         const int pid = std::atoi(entry->d_name);
         if (pid <= 0) continue;
@@ -135,11 +134,16 @@ void sweep_orphans() {
         // Fields after the command name, which sits in parentheses and may hold spaces.
         std::istringstream rest(line.substr(line.rfind(')') + 2));
         char state;
-        int parent = 0;
-        rest >> state >> parent;
-        if (parent == self) orphans.push_back(pid);
+        int ppid = 0;
+        rest >> state >> ppid;
+        if (ppid == parent) children.push_back(pid);
     }
     closedir(proc);
+    return children;
+}
+
+void sweep_orphans() {
+    const std::vector<int> orphans = children_of(getpid());
     std::lock_guard<std::mutex> lock(g_children_mutex);
     for (const int pid : orphans) {
         if (g_children.count(pid)) continue;

@@ -54,4 +54,7 @@ command_result run_command(const std::vector<std::string>& argv, std::chrono::se
 void become_subreaper();
 void sweep_orphans();
 
+// The processes whose parent is `parent`, read from /proc.
+std::vector<int> children_of(int parent);
+
 }  // namespace gpujudge

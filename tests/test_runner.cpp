@@ -3,7 +3,6 @@
 #include "submission.hpp"
 
 #include <catch2/catch.hpp>
-#include <dirent.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -42,24 +41,7 @@ std::vector<verdict> verdicts(const submission_result& result) {
     return out;
 }
 
-int children_of_this_process() {
-    int count = 0;
-    DIR* proc = opendir("/proc");
-    while (dirent* entry = readdir(proc)) {
-        const int pid = std::atoi(entry->d_name);
-        if (pid <= 0) continue;
-        std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-        std::string line;
-        if (!std::getline(stat, line)) continue;
-        std::istringstream rest(line.substr(line.rfind(')') + 2));
-        char state;
-        int parent = 0;
-        rest >> state >> parent;
-        count += parent == getpid();
-    }
-    closedir(proc);
-    return count;
-}
+int children_of_this_process() { return static_cast<int>(children_of(getpid()).size()); }
 
 }  // namespace
 

@@ -3,5 +3,6 @@
 # The test binary knows the source tree as /work/main: link it there.
 set -uo pipefail
 mkdir -p /work && [ -e /work/main ] || ln -s "$PWD" /work/main
+mkdir -p /work/main/.device-build/tests/cache  # the test binary's compile cache
 export PATH="$PATH:/usr/local/cuda/bin" GPUJUDGE_CACHE_DIR="${GPUJUDGE_CACHE_DIR:-/tmp/gpujudge-cache}"
 "$@"
