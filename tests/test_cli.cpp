@@ -98,3 +98,37 @@ TEST_CASE("validate checks a problem's reference against its examples", "[cli]")
     CHECK(result.exit.code == exit_accepted);
     CHECK(contains(result.output, "ok    "));
 }
+
+TEST_CASE("the catalog: list shows all 18 problems, show prints each LeetGPU signature exactly", "[cli][catalog]") {
+    const std::vector<std::pair<std::string, std::string>> catalog = {
+        {"reduction", "const float* input, float* output, int N"},
+        {"dot_product", "const float* A, const float* B, float* result, int N"},
+        {"softmax", "const float* input, float* output, int N"},
+        {"categorical_cross_entropy", "const float* logits, const int* true_labels, float* loss, int N, int C"},
+        {"mean_squared_error", "const float* predictions, const float* targets, float* mse, int N"},
+        {"batch_normalization",
+         "const float* input, const float* gamma, const float* beta, float* output, int N, int C, float eps"},
+        {"rms_normalization", "const float* input, float gamma, float beta, float* output, int N, float eps"},
+        {"histogramming", "const int* input, int* histogram, int N, int num_bins"},
+        {"count_array_element", "const int* input, int* output, int N, int K"},
+        {"count_2d_array_element", "const int* input, int* output, int N, int M, int K"},
+        {"count_3d_array_element", "const int* input, int* output, int N, int M, int K, int P"},
+        {"monte_carlo_integration", "const float* y_samples, float* result, float a, float b, int n_samples"},
+        {"subarray_sum", "const int* input, int* output, int N, int S, int E"},
+        {"subarray_sum_2d", "const int* input, int* output, int N, int M, int S_ROW, int E_ROW, int S_COL, int E_COL"},
+        {"subarray_sum_3d",
+         "const int* input, int* output, int N, int M, int K, int S_DEP, int E_DEP, int S_ROW, int E_ROW, int S_COL, "
+         "int E_COL"},
+        {"max_subarray_sum", "const int* input, int* output, int N, int window_size"},
+        {"matrix_row_sum", "const float* matrix, float* row_sums, int rows, int cols"},
+        {"matrix_column_sum", "const float* matrix, float* col_sums, int rows, int cols"},
+    };
+    const auto list = gpujudge_cli({"list"});
+    for (const auto& [slug, params] : catalog) {
+        INFO(slug);
+        CHECK(contains(list.output, "\n" + slug + " "));
+        const auto show = gpujudge_cli({"show", slug});
+        CHECK(show.exit.code == exit_accepted);
+        CHECK(contains(show.output, "## Signature\n  extern \"C\" void solve(" + params + ")\n"));
+    }
+}
