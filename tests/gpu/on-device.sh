@@ -5,4 +5,6 @@ set -uo pipefail
 mkdir -p /work && [ -e /work/main ] || ln -s "$PWD" /work/main
 mkdir -p /work/main/.device-build/tests/cache  # the test binary's compile cache
 export PATH="$PATH:/usr/local/cuda/bin" GPUJUDGE_CACHE_DIR="${GPUJUDGE_CACHE_DIR:-/tmp/gpujudge-cache}"
+cache="$GPUJUDGE_CACHE_DIR"
+[ -f .device/compile-cache.tar.xz ] && mkdir -p "$cache" && tar -C "$cache" -xJf .device/compile-cache.tar.xz
 "$@"

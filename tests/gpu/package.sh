@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Builds a Release copy of gpujudge for a GPU machine that has no Debian packages and packs what
 # it needs to run into .device/ (bin/ and lib/, stripped): carry that folder to the machine.
+# With --with-cache it also compiles every file in solutions/ for sm_90 (the H100/H200 arch) into a
+# compressed compile cache, so the GPU machine's minutes go to running, not to nvcc (on-device.sh
+# unpacks it; a different nvcc there only means cache misses).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cmake -S "$root" -B "$root/.device-build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -10,4 +13,10 @@ mkdir -p "$root/.device"
 cp -r "$root/.device-build/bin" "$root/.device-build/lib" "$root/.device/"
 cp "$root/.device-build/tests/gpujudge_tests" "$root/.device/bin/"
 strip "$root/.device/bin/"*
+if [ "${1:-}" = --with-cache ]; then
+  cache="$(mktemp -d)"
+  GPUJUDGE_CACHE_DIR="$cache" "$root/.device/bin/gpujudge" --color never validate >/dev/null
+  tar -C "$cache" -cf - lib | xz -T0 -6 >"$root/.device/compile-cache.tar.xz"
+  rm -rf "$cache"
+fi
 du -sh "$root/.device"
