@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The GPU checks behind the issues' "done when" lists, in one call on the GPU machine:
 #   tests/gpu/on-device.sh tests/gpu/acceptance.sh [--bench] [problems...]
-# --bench first runs the measurement checks on Reduction (and the test binary at the end); then every solution of each problem is
-# judged (validate --run), problem by problem, so a call cut short still returns what it finished.
+# --bench first runs the measurement checks on Reduction (and the test binary at the end); then
+# every solution of each problem is judged (validate --run), problem by problem, so a call cut
+# short still returns what it finished.
 # Logs go to $OUT (the device tool's folder) or ./acceptance-logs.
 set -uo pipefail
 out="${OUT:-acceptance-logs}"
