@@ -101,6 +101,12 @@ bench_report bench_problem(const problem_spec& spec, const std::vector<std::file
     return report;
 }
 
+const bench_figures* first_failure(const bench_entry& entry) {
+    for (const auto& f : entry.figures)
+        if (f.result != verdict::accepted) return &f;
+    return nullptr;
+}
+
 std::string bench_markdown(const bench_report& report) {
     std::string text = fmt::format("### {} on {} (measured peak {:.0f} GB/s)\n\n", report.problem,
                                    report.device.value("name", "?"), report.peak_gbps);

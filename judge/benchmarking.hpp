@@ -49,6 +49,9 @@ struct bench_options {
 bench_report bench_problem(const problem_spec& spec, const std::vector<std::filesystem::path>& sources,
                            judge_context& context, history& results, const bench_options& options);
 
+// The first of an entry's timed tests that did not pass, if any.
+const bench_figures* first_failure(const bench_entry& entry);
+
 // The markdown table: solution × size with median µs, GB/s, % of peak and × baseline.
 std::string bench_markdown(const bench_report& report);
 nlohmann::json bench_json(const bench_report& report);

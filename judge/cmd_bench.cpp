@@ -23,8 +23,7 @@ int exit_for(const bench_report& report) {
     if (report.no_device) return exit_no_device;
     for (const auto& entry : report.entries) {
         if (!entry.compile.ok) return exit_compile_error;
-        for (const auto& f : entry.figures)
-            if (f.result != verdict::accepted) return exit_code_for(f.result);
+        if (const bench_figures* failed = first_failure(entry)) return exit_code_for(failed->result);
     }
     return exit_accepted;
 }

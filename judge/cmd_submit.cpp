@@ -69,14 +69,16 @@ command_action define_submit(CLI::App& command) {
                     fmt::print("personal best on '{}': {:.1f} µs ({:.0f} GB/s), {} on {}\n", best->test,
                                best->median_ms * 1e3, best->gbps, best->source, best->recorded_at);
             }
-            for (const auto& entry : report.entries)
-                for (const auto& f : entry.figures)
-                    if (!entry.baseline && f.result != verdict::accepted) {
-                        // A timed run with other data failed: the answer is not a function of the input.
-                        result.overall = f.result;
-                        json["verdict"] = to_string(f.result);
-                        if (!opts->json) fmt::print("verdict: {} (timed run on '{}': {})\n", styled_verdict(f.result, context.look), f.test, f.message);
-                    }
+            for (const auto& entry : report.entries) {
+                const bench_figures* failed = entry.baseline ? nullptr : first_failure(entry);
+                if (!failed) continue;
+                // A timed run with other data failed: the answer is not a function of the input.
+                result.overall = failed->result;
+                json["verdict"] = to_string(failed->result);
+                if (!opts->json)
+                    fmt::print("verdict: {} (timed run on '{}': {})\n", styled_verdict(failed->result, context.look),
+                               failed->test, failed->message);
+            }
         }
         if (opts->json) fmt::print("{}\n", json.dump(2));
         return exit_code_for(result.overall);
