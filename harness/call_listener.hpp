@@ -15,7 +15,13 @@ public:
 class call_timer : public call_listener {
 public:
     virtual double event_ms() const = 0;
-    virtual double host_ms() const = 0;
+    virtual double host_ms() const = 0;   // from before the call until every stream is synchronised
+    virtual double queue_ms() const = 0;  // from before the call until solve returned
+    // Device timers hold each call's work back until solve returns (see blocking_kernel.hpp), so
+    // its launch latency stays outside the events. Off for a solve that synchronises.
+    virtual void set_blocking(bool) {}
+    // The last call waited on the device while held back, so the hold ran to its timeout.
+    virtual bool blocking_timed_out() const { return false; }
 };
 
 }  // namespace gpujudge

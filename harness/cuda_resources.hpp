@@ -1,5 +1,5 @@
 #pragma once
-// Move-only owners of CUDA events and device allocations.
+// Move-only owners of CUDA events, device allocations and pinned host memory.
 #include "cuda_check.hpp"
 
 #include <cstddef>
@@ -48,6 +48,31 @@ public:
 private:
     void* pointer_ = nullptr;
     std::size_t bytes_;
+};
+
+// Page-locked host memory mapped into the device's address space: both sides read and write it
+// while kernels run.
+class pinned_host_allocation {
+public:
+    explicit pinned_host_allocation(std::size_t bytes) {
+        GJ_CUDA_CHECK(cudaHostAlloc(&host_, bytes, cudaHostAllocMapped));
+        GJ_CUDA_CHECK(cudaHostGetDevicePointer(&device_, host_, 0));
+    }
+    ~pinned_host_allocation() {
+        if (host_) cudaFreeHost(host_);
+    }
+    pinned_host_allocation(pinned_host_allocation&& other) noexcept
+        : host_(std::exchange(other.host_, nullptr)), device_(other.device_) {}
+    pinned_host_allocation& operator=(pinned_host_allocation&&) = delete;
+    pinned_host_allocation(const pinned_host_allocation&) = delete;
+    pinned_host_allocation& operator=(const pinned_host_allocation&) = delete;
+
+    void* host() const { return host_; }
+    void* device() const { return device_; }
+
+private:
+    void* host_ = nullptr;
+    void* device_ = nullptr;
 };
 
 }  // namespace gpujudge

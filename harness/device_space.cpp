@@ -1,3 +1,4 @@
+#include "blocking_kernel.hpp"
 #include "cuda_check.hpp"
 #include "cuda_resources.hpp"
 #include "l2_flush.hpp"
@@ -18,20 +19,34 @@ class device_timer final : public call_timer {
 public:
     void before_call() override {
         host_start_ = std::chrono::steady_clock::now();
+        if (blocking_) blocker_.block();
         GJ_CUDA_CHECK(cudaEventRecord(start_.get(), 0));
     }
-    void after_return() override { GJ_CUDA_CHECK(cudaEventRecord(stop_.get(), 0)); }
+    void after_return() override {
+        GJ_CUDA_CHECK(cudaEventRecord(stop_.get(), 0));
+        if (blocking_) blocker_.release();
+        queue_ms_ = since_start_ms();
+    }
     void after_finish() override {
-        host_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - host_start_).count();
+        host_ms_ = since_start_ms();
         event_ms_ = stop_.elapsed_since(start_);
     }
     double event_ms() const override { return event_ms_; }
     double host_ms() const override { return host_ms_; }
+    double queue_ms() const override { return queue_ms_; }
+    void set_blocking(bool on) override { blocking_ = on; }
+    bool blocking_timed_out() const override { return blocking_ && blocker_.timed_out(); }
 
 private:
+    double since_start_ms() const {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - host_start_).count();
+    }
+
     cuda_event start_, stop_;
+    blocking_kernel blocker_;
+    bool blocking_ = true;
     std::chrono::steady_clock::time_point host_start_;
-    double event_ms_ = 0, host_ms_ = 0;
+    double event_ms_ = 0, host_ms_ = 0, queue_ms_ = 0;
 };
 
 class device_space final : public memory_space {

@@ -8,11 +8,21 @@ namespace gpujudge {
 namespace {
 
 // Each thread folds what it reads into one value and stores it only if it equals an
-// impossible magic number, so the compiler keeps every load and nothing is written.
+// impossible magic number, so the compiler keeps every load and nothing is written. Four
+// independent 16-byte loads in flight per thread: this sweep also measures the read ceiling.
 __global__ void read_sweep(const uint4* d_data, std::size_t num_items, unsigned magic, unsigned* d_sink) {
+    constexpr int kUnroll = 4;
+    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+    std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
     unsigned folded = 0;
-    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < num_items;
-         i += std::size_t(gridDim.x) * blockDim.x) {
+    for (; i + (kUnroll - 1) * stride < num_items; i += kUnroll * stride) {
+        uint4 v[kUnroll];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) v[u] = d_data[i + u * stride];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) folded ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+    }
+    for (; i < num_items; i += stride) {
         const uint4 v = d_data[i];
         folded ^= v.x ^ v.y ^ v.z ^ v.w;
     }

@@ -1,8 +1,10 @@
 #pragma once
-// The device's own memory ceiling, measured: a large device-to-device copy, counting the bytes
-// read plus the bytes written. Percentages of peak are relative to this, not to a datasheet.
+// The device's own memory ceiling, measured: the faster of a large device-to-device copy (bytes
+// read plus bytes written) and a read-only sweep. Reading alone streams faster than a copy, whose
+// writes turn the memory bus around, so a reduction can beat the copy. Percentages of peak are
+// relative to this, not to a datasheet.
 namespace gpujudge {
 
-double measure_copy_bandwidth_gbps();
+double measure_peak_bandwidth_gbps();
 
 }  // namespace gpujudge

@@ -30,18 +30,36 @@ private:
     call_listener& announcer_;
 };
 
-// What an empty call costs on the host clock: launch-free synchronise and clock reads.
-double measure_host_overhead(memory_space& space) {
-    std::vector<double> samples;
+// What an empty call costs on the host clock (medians): holding back and releasing, event
+// records, synchronise and clock reads.
+struct empty_call {
+    double host_ms = 0, queue_ms = 0;
+};
+
+empty_call measure_empty_call(memory_space& space, bool blocking) {
+    std::vector<double> host, queue;
     auto timer = space.make_timer();
+    timer->set_blocking(blocking);
     for (int i = 0; i < 21; ++i) {
         timer->before_call();
         timer->after_return();
         space.finish_call();
         timer->after_finish();
-        samples.push_back(timer->host_ms());
+        host.push_back(timer->host_ms());
+        queue.push_back(timer->queue_ms());
     }
-    return summarize(samples).median;
+    return {summarize(host).median, summarize(queue).median};
+}
+
+clock_reading read_clocks(const call_timer& timer, const empty_call& empty, bool blocking) {
+    clock_reading reading;
+    reading.event_ms = timer.event_ms();
+    reading.solve_ms = timer.queue_ms() - empty.queue_ms;
+    // Held back, the device starts the call's work when solve returns: the host clock from there on
+    // sees all of it, and none of solve's host time.
+    reading.host_ms = blocking ? (timer.host_ms() - timer.queue_ms()) - (empty.host_ms - empty.queue_ms)
+                               : timer.host_ms() - empty.host_ms;
+    return reading;
 }
 
 // Data sets after the first share its first and last elements, so that a cache keyed on a few
@@ -96,13 +114,25 @@ timed_result run_timed(const problem_spec& spec, memory_space& space, const c_fu
     for (int s = 0; s < settings.slots; ++s)
         slots.push_back(std::make_unique<buffer_set>(spec, space, test.scalars));
 
-    result.host_overhead_ms = measure_host_overhead(space);
+    empty_call empty = measure_empty_call(space, true);
     auto timer = space.make_timer();
+    timer->set_blocking(true);
     timed_call_listener listener(*timer, announcer);
-    std::vector<double> times;
-    const auto warmup_start = std::chrono::steady_clock::now();
+    auto warmup_start = std::chrono::steady_clock::now();
     auto sampling_start = warmup_start;
     bool warming_up = true;
+    int warmup_calls = 0;
+    std::vector<clock_reading> warmup_readings;
+    // From here on, calls are not held back: launch latency and solve's host time are timed.
+    const auto restart_unblocked = [&] {
+        result.blocking = false;
+        timer->set_blocking(false);
+        empty = measure_empty_call(space, false);
+        result.readings.clear();
+        warming_up = true;
+        warmup_calls = 0;
+        warmup_start = std::chrono::steady_clock::now();
+    };
     for (int call = 0;; ++call) {
         const data_set& pool = pools[static_cast<std::size_t>(call % settings.data_sets)];
         buffer_set& slot = *slots[static_cast<std::size_t>(call % settings.slots)];
@@ -116,28 +146,40 @@ timed_result run_timed(const problem_spec& spec, memory_space& space, const c_fu
             result.outcome = std::move(outcome);
             return result;
         }
+        // solve waited on the device while its work was held back: it synchronises. Its first call
+        // may, once (scratch allocation, constants); after that the run times it unblocked, all of it.
+        if (result.blocking && timer->blocking_timed_out() && call > 0) {
+            restart_unblocked();
+            continue;
+        }
+        const clock_reading reading = read_clocks(*timer, empty, result.blocking);
         if (warming_up) {
+            if (warmup_calls == 0) warmup_readings.clear();
+            warmup_readings.push_back(reading);
             const double warm_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - warmup_start).count();
-            warming_up = call + 1 < settings.warmup || warm_s < settings.warmup_s;
+            warming_up = ++warmup_calls < settings.warmup || warm_s < settings.warmup_s;
+            if (!warming_up && result.blocking && !may_hold_back(warmup_readings)) restart_unblocked();
             sampling_start = std::chrono::steady_clock::now();
             continue;
         }
-        timed_sample sample{timer->event_ms(), timer->event_ms(), timer->host_ms(), false};
-        // Work left running on other streams is invisible to the events, not to the host clock.
-        const double host_work_ms = sample.host_ms - result.host_overhead_ms;
-        if (host_work_ms > 1.1 * sample.event_ms + 0.005) {
-            sample.ms = host_work_ms;
-            sample.host_clock = result.hidden_work = true;
-        }
-        result.samples.push_back(sample);
-        times.push_back(sample.ms);
-        const int n = static_cast<int>(times.size());
-        if (n < settings.min_samples) continue;
+        result.readings.push_back(reading);
+        const int n = static_cast<int>(result.readings.size());
+        const bool full = n >= settings.max_samples;
+        if (!full && (n < settings.min_samples || n % 16 != 0)) continue;  // the stop test sorts every sample
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - sampling_start).count();
-        if (n >= settings.max_samples || elapsed > settings.budget_s || summarize(times).rse < settings.target_rse)
+        if (!full && elapsed < std::min(settings.min_time_s, settings.budget_s)) continue;
+        if (result.blocking && !may_hold_back(result.readings)) {  // it changed its ways after warm-up
+            restart_unblocked();
+            continue;
+        }
+        const bool host_clock = work_hid_from_events(result.readings);
+        if (full || elapsed > settings.budget_s ||
+            summarize(call_times(result.readings, host_clock)).rse < settings.target_rse)
             break;
     }
-    result.stats = summarize(times);
+    result.host_overhead_ms = empty.host_ms;
+    result.host_clock = work_hid_from_events(result.readings);
+    result.stats = summarize(call_times(result.readings, result.host_clock));
     return result;
 }
 

@@ -3,6 +3,7 @@
 // before it, starts with cold caches, and has its outputs verified — so answers cached by pointer,
 // by size or by a few input values get wrong_answer instead of a time.
 #include "call_listener.hpp"
+#include "clock_choice.hpp"
 #include "judged_call.hpp"
 #include "sample_stats.hpp"
 
@@ -17,24 +18,21 @@ struct timed_settings {
     int warmup = 3;           // calls verified, not timed...
     double warmup_s = 0.3;    // ...and at least this long: clocks ramp up after the idle of data generation
     int min_samples = 50;
-    int max_samples = 2000;
-    double budget_s = 2.0;      // sampling time, after warm-up
-    double target_rse = 0.005;  // stop once the mean is this well known
-};
-
-struct timed_sample {
-    double ms = 0;        // what counts: the event time, or the host time when work hid from the events
-    double event_ms = 0;
-    double host_ms = 0;
-    bool host_clock = false;
+    int max_samples = 20000;
+    double min_time_s = 1.0;    // sampling time, after warm-up: the memory system's speed drifts over tenths of a second
+    double budget_s = 3.0;      // ...and at most this long
+    double target_rse = 0.005;  // stop between the two once the mean is this well known
 };
 
 struct timed_result {
     call_outcome outcome;  // accepted, or why a timed run failed
-    std::vector<timed_sample> samples;
-    sample_stats stats;
+    std::vector<clock_reading> readings;
+    sample_stats stats;           // of the times that count (see clock_choice.hpp)
     double host_overhead_ms = 0;  // the host clock's cost of an empty call and synchronise
-    bool hidden_work = false;     // some samples were timed by the host clock
+    bool host_clock = false;      // work hid from the events, so the host clock timed the run
+    // Calls were held back until queued, so launch latency was not timed. False when solve
+    // synchronises or spends longer on the host than its events last (see clock_choice.hpp).
+    bool blocking = true;
 };
 
 // The seed of data set `index` of a test: distinct from the test's own and from each other.

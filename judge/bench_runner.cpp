@@ -28,6 +28,7 @@ timed_settings settings_from(const nlohmann::json& bench) {
     settings.warmup_s = bench.value("warmup_s", settings.warmup_s);
     settings.min_samples = bench.value("min_samples", settings.min_samples);
     settings.max_samples = bench.value("max_samples", settings.max_samples);
+    settings.min_time_s = bench.value("min_time_s", settings.min_time_s);
     settings.budget_s = bench.value("budget_s", settings.budget_s);
     settings.target_rse = bench.value("target_rse", settings.target_rse);
     return settings;
@@ -37,7 +38,7 @@ timed_settings settings_from(const nlohmann::json& bench) {
 
 int run_bench(const runner_job& job, const problem_spec& spec, memory_space& space, const message_sink& send) {
     if (job.bench.value("measure_peak", false) && job.backend == runner_backend::device)
-        send({{"event", event::peak}, {"gbps", measure_copy_bandwidth_gbps()}});
+        send({{"event", event::peak}, {"gbps", measure_peak_bandwidth_gbps()}});
     const shared_library reference_library(job.reference);
     const c_function reference(reference_library.symbol("reference"), spec.params);
     const shared_library solution_library(job.solution);
@@ -48,8 +49,11 @@ int run_bench(const runner_job& job, const problem_spec& spec, memory_space& spa
         send({{"event", event::begin}, {"test", index}});
         announcer announce(send, index);
         const timed_result timed = run_timed(spec, space, solve, reference, test, settings, announce);
-        int host_clock_samples = 0;
-        for (const auto& sample : timed.samples) host_clock_samples += sample.host_clock;
+        std::vector<double> event_ms, host_ms;
+        for (const auto& r : timed.readings) {
+            event_ms.push_back(r.event_ms);
+            host_ms.push_back(r.host_ms);
+        }
         const sample_stats& s = timed.stats;
         send({{"event", event::result},
               {"test", index},
@@ -57,9 +61,11 @@ int run_bench(const runner_job& job, const problem_spec& spec, memory_space& spa
               {"message", timed.outcome.message},
               {"stats",
                {{"count", s.count}, {"median_ms", s.median}, {"mean_ms", s.mean}, {"min_ms", s.min},
-                {"max_ms", s.max}, {"stddev_ms", s.stddev}, {"rse", s.rse}}},
+                {"max_ms", s.max}, {"stddev_ms", s.stddev}, {"rse", s.rse},
+                {"event_median_ms", summarize(event_ms).median}, {"host_median_ms", summarize(host_ms).median}}},
               {"host_overhead_ms", timed.host_overhead_ms},
-              {"host_clock_samples", host_clock_samples}});
+              {"host_clock", timed.host_clock},
+              {"blocking", timed.blocking}});
         if (timed.outcome.context_lost) return 0;
     }
     send({{"event", event::done}});

@@ -28,7 +28,10 @@ bench_figures figures_of(const problem_spec& spec, const test_report& report, do
     f.stddev_us = s.value("stddev_ms", 0.0) * 1e3;
     f.rse = s.value("rse", 0.0);
     f.samples = s.value("count", 0);
-    f.host_clock_samples = report.host_clock_samples;
+    f.event_median_us = s.value("event_median_ms", 0.0) * 1e3;
+    f.host_median_us = s.value("host_median_ms", 0.0) * 1e3;
+    f.host_clock = report.host_clock;
+    f.blocking = report.blocking;
     const double bytes = evaluate(spec.bytes_expression, spec.tests.at(static_cast<std::size_t>(report.index)).scalars);
     if (f.median_us > 0) f.gbps = bytes / (f.median_us * 1e-6) / 1e9;
     if (peak_gbps > 0) f.percent_of_peak = 100.0 * f.gbps / peak_gbps;
@@ -112,6 +115,7 @@ std::string bench_markdown(const bench_report& report) {
                                    report.device.value("name", "?"), report.peak_gbps);
     text += "| solution | size | median µs | GB/s | % of peak | × baseline | samples | ±rse |\n";
     text += "|---|---|---:|---:|---:|---:|---:|---:|\n";
+    bool any_host_clock = false, any_unblocked = false;
     for (const auto& entry : report.entries) {
         const std::string name = entry.source.filename().string() + (entry.baseline ? " (baseline)" : "");
         if (!entry.compile.ok) {
@@ -123,11 +127,21 @@ std::string bench_markdown(const bench_report& report) {
                 text += fmt::format("| {} | {} | {} | | | | | |\n", name, f.test, to_string(f.result));
                 continue;
             }
-            text += fmt::format("| {} | {} | {:.1f}{} | {:.0f} | {:.1f} | {} | {} | {:.2f}% |\n", name, f.test,
-                                f.median_us, f.host_clock_samples ? " (host clock)" : "", f.gbps, f.percent_of_peak,
+            text += fmt::format("| {} | {} | {:.1f}{}{} | {:.0f} | {:.1f} | {} | {} | {:.2f}% |\n", name, f.test,
+                                f.median_us, f.host_clock ? " (host clock)" : "", f.blocking ? "" : " (synchronises)",
+                                f.gbps, f.percent_of_peak,
                                 f.speedup > 0 ? fmt::format("{:.2f}", f.speedup) : "", f.samples, 100 * f.rse);
+            any_host_clock |= f.host_clock;
+            any_unblocked |= !f.blocking;
         }
     }
+    if (any_unblocked)
+        text += "\n(synchronises): solve synchronised, or took longer on the host than its kernels ran, so the time "
+                "includes launch latency. The judge synchronises after solve: a cudaDeviceSynchronize() at its end "
+                "is not needed.\n";
+    if (any_host_clock)
+        text += "\n(host clock): work ran outside the default stream's events, so the host clock timed it, from "
+                "before the call to a device-wide synchronise.\n";
     return text;
 }
 
@@ -141,7 +155,10 @@ nlohmann::json bench_json(const bench_report& report) {
                                {"mean_us", f.mean_us},     {"min_us", f.min_us},
                                {"max_us", f.max_us},       {"stddev_us", f.stddev_us},
                                {"rse", f.rse},             {"samples", f.samples},
-                               {"host_clock_samples", f.host_clock_samples},
+                               {"event_median_us", f.event_median_us},
+                               {"host_median_us", f.host_median_us},
+                               {"host_clock", f.host_clock},
+                               {"blocking", f.blocking},
                                {"gbps", f.gbps},           {"percent_of_peak", f.percent_of_peak},
                                {"speedup", f.speedup}});
         entries.push_back({{"source", entry.source.string()},

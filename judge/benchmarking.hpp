@@ -19,7 +19,9 @@ struct bench_figures {
     std::string message;
     double median_us = 0, mean_us = 0, min_us = 0, max_us = 0, stddev_us = 0, rse = 0;
     int samples = 0;
-    int host_clock_samples = 0;
+    double event_median_us = 0, host_median_us = 0;  // both clocks, whichever counted
+    bool host_clock = false;
+    bool blocking = true;
     double gbps = 0;
     double percent_of_peak = 0;
     double speedup = 0;  // baseline median / this median; 0 when there is no baseline

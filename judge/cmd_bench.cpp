@@ -35,7 +35,8 @@ command_action define_bench(CLI::App& command) {
         std::string problem;
         std::vector<std::string> files;
         bool all = false, json = false;
-        double budget_s = 2.0;
+        double min_time_s = 1.0;
+        double budget_s = 3.0;
         double target_rse = 0.005;
     };
     auto opts = std::make_shared<options>();
@@ -44,7 +45,8 @@ command_action define_bench(CLI::App& command) {
         ->check(CLI::ExistingFile);
     command.add_flag("--all", opts->all, "Every problem, with its shipped solutions");
     command.add_flag("--json", opts->json, "Print JSON instead of markdown");
-    command.add_option("--budget", opts->budget_s, "Seconds of sampling per solution and size (default 2)");
+    command.add_option("--min-time", opts->min_time_s, "Least seconds of sampling per solution and size (default 1)");
+    command.add_option("--budget", opts->budget_s, "Most seconds of sampling per solution and size (default 3)");
     command.add_option("--target-rse", opts->target_rse, "Stop sampling at this relative standard error (default 0.005)");
     return [opts](cli_context& context) {
         std::vector<std::string> problems;
@@ -58,7 +60,7 @@ command_action define_bench(CLI::App& command) {
         }
         history results(default_history_path());
         bench_options bench;
-        bench.timing = {{"budget_s", opts->budget_s}, {"target_rse", opts->target_rse}};
+        bench.timing = {{"min_time_s", opts->min_time_s}, {"budget_s", opts->budget_s}, {"target_rse", opts->target_rse}};
         nlohmann::json all = nlohmann::json::array();
         int exit = exit_accepted;
         for (const auto& name : problems) {

@@ -67,7 +67,8 @@ verdict verify_timed_runs(const problem_spec& spec, submission_result& result, j
     const std::vector<int> tests = select_tests(spec, {test_kind::benchmark});
     if (tests.empty()) return verdict::accepted;
     const nlohmann::json quick = {{"data_sets", 3}, {"slots", 2},        {"warmup", 2},
-                                  {"warmup_s", 0.1}, {"min_samples", 10}, {"budget_s", 0.2}};
+                                  {"warmup_s", 0.1}, {"min_samples", 10}, {"min_time_s", 0.0},
+                                  {"budget_s", 0.2}};
     const judge_run timed = run_tests(spec, result.compile.library, build_reference(spec, context), tests,
                                       context.runner, runner_mode::bench, quick);
     for (const auto& test : timed.tests) {

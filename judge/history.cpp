@@ -74,7 +74,8 @@ history::history(const std::filesystem::path& path) {
         " origin TEXT, baseline INTEGER, device_name TEXT, device_uuid TEXT, test TEXT, median_ms REAL,"
         " mean_ms REAL, min_ms REAL, samples INTEGER, gbps REAL, speedup REAL);"
         "CREATE INDEX IF NOT EXISTS results_by_problem ON results(problem, test);"
-        "CREATE TABLE IF NOT EXISTS device_peaks ("
+        // device_ceilings replaced device_peaks, whose figures (a copy alone, launch latency timed) differ.
+        "CREATE TABLE IF NOT EXISTS device_ceilings ("
         " device_uuid TEXT PRIMARY KEY, device_name TEXT, gbps REAL, measured_at TEXT DEFAULT (datetime('now')));");
 }
 
@@ -108,14 +109,14 @@ std::optional<personal_best> history::best(const std::string& problem, const std
 }
 
 std::optional<double> history::device_peak(const std::string& device_uuid) const {
-    statement query(db_, "SELECT gbps FROM device_peaks WHERE device_uuid = ?");
+    statement query(db_, "SELECT gbps FROM device_ceilings WHERE device_uuid = ?");
     query.bind(1, device_uuid);
     if (!query.step()) return std::nullopt;
     return query.number(0);
 }
 
 void history::save_device_peak(const std::string& device_uuid, const std::string& device_name, double gbps) {
-    statement upsert(db_, "INSERT OR REPLACE INTO device_peaks (device_uuid, device_name, gbps) VALUES (?,?,?)");
+    statement upsert(db_, "INSERT OR REPLACE INTO device_ceilings (device_uuid, device_name, gbps) VALUES (?,?,?)");
     upsert.bind(1, device_uuid).bind(2, device_name).bind(3, gbps).step();
 }
 

@@ -100,7 +100,8 @@ bool run_once(const problem_spec& spec, runner_job job, const runner_settings& s
             }
             record(index, result, std::move(text), wall_ms);
             reports.at(index).stats = message.value("stats", nlohmann::json{});
-            reports.at(index).host_clock_samples = message.value("host_clock_samples", 0);
+            reports.at(index).host_clock = message.value("host_clock", false);
+            reports.at(index).blocking = message.value("blocking", true);
             current = -1;
         } else if (kind == event::peak) {
             run.peak_gbps = message.at("gbps").get<double>();

@@ -22,7 +22,8 @@ struct test_report {
     std::string message;
     double wall_ms = 0;
     nlohmann::json stats;  // timed runs only: count, median_ms, mean_ms, min_ms, max_ms, stddev_ms, rse
-    int host_clock_samples = 0;  // timed runs whose work hid from the events (other streams)
+    bool host_clock = false;  // the timed runs' work hid from the events (other streams): the host clock timed them
+    bool blocking = true;     // calls were held back until queued; false: solve synchronises, launch latency timed
 };
 
 struct runner_settings {

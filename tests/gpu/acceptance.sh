@@ -19,16 +19,31 @@ nvcc --version | tail -1
 if [ $bench = 1 ]; then
   s=solutions/reduction
   tmp="$(mktemp -d)"
-  echo "== bench: baseline, default stream vs private stream, and two caching cheats"
-  $judge --color never bench reduction $s/vectorized_float4.cu $s/private_stream.cu $s/caches_by_pointer.cu \
-    $s/caches_by_size.cu 2>&1 | tee "$out/bench.log"
-  echo "== five consecutive benches of one solution, each followed by one with the write-only L2 flush"
+  echo "== bench: baseline; default stream vs private stream (returning at once, or after waiting for it); a copy that synchronises; two caching cheats"
+  sed 's|^extern "C" void solve.*|&\n    struct sync_on_return { ~sync_on_return() { cudaDeviceSynchronize(); } } at_return;|' \
+    $s/vectorized_float4.cu >"$tmp/vectorized_float4_synchronises.cu"
+  sed 's|^\( *\)reduce_float4_kernel<<<.*stream>>>.*|&\n\1cudaStreamSynchronize(stream);|' \
+    $s/private_stream.cu >"$tmp/private_stream_waits_for_it.cu"
+  cp $s/vectorized_float4.cu "$tmp/"  # which private_stream.cu includes
+  $judge --color never bench reduction $s/vectorized_float4.cu $s/private_stream.cu "$tmp/private_stream_waits_for_it.cu" \
+    "$tmp/vectorized_float4_synchronises.cu" $s/caches_by_pointer.cu $s/caches_by_size.cu 2>&1 | tee "$out/bench.log"
+  echo "== five consecutive benches of one solution (median µs per size; spread = max/min - 1)"
   for i in 1 2 3 4 5; do
-    for flush in write-read write; do
-      GPUJUDGE_L2_FLUSH=$flush $judge --color never bench --json reduction $s/vectorized_float4.cu >"$tmp/repeat$i-$flush.json"
-      python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(sys.argv[2], ' '.join(f\"{e['source'].split('/')[-1]}:{f['test']}={f['median_us']:.2f}us\" for e in r['entries'] for f in e['figures']))" "$tmp/repeat$i-$flush.json" $flush
-    done
+    $judge --color never bench --json reduction $s/vectorized_float4.cu >"$tmp/repeat$i.json"
   done
+  python3 - "$tmp"/repeat?.json <<'PY'
+import json, sys
+runs = [json.load(open(p)) for p in sys.argv[1:]]
+for entry in range(len(runs[0]["entries"])):
+    for k, fig in enumerate(runs[0]["entries"][entry]["figures"]):
+        figs = [r["entries"][entry]["figures"][k] for r in runs]
+        med = [f["median_us"] for f in figs]
+        name = runs[0]["entries"][entry]["source"].split("/")[-1]
+        print(f"{name} {fig['test']}: " + " ".join(f"{m:.2f}" + ("(host)" if f["host_clock"] else "") for m, f in zip(med, figs))
+              + f" | samples {min(f['samples'] for f in figs)}-{max(f['samples'] for f in figs)}"
+              + f" | event-host gap {max(f['host_median_us'] - f['event_median_us'] for f in figs):.1f} us"
+              + f" | spread {100 * (max(med) / min(med) - 1):.2f}%")
+PY
 fi
 
 echo "== every solution gets its declared verdict"
@@ -42,5 +57,5 @@ pgrep -fa gpujudge-runner && echo "LEFTOVER RUNNERS" || echo "no runner process 
 if [ $bench = 1 ]; then
   echo "== the judge's own tests on this machine"
   .device/bin/gpujudge_tests -r compact >"$out/tests.log" 2>&1
-  grep -E "failed|FAILED" "$out/tests.log" | head -30
+  grep -E "failed|FAILED" "$out/tests.log" | head -30 || tail -1 "$out/tests.log"
 fi

@@ -1,0 +1,41 @@
+#include "clock_choice.hpp"
+
+#include "sample_stats.hpp"
+
+#include <algorithm>
+
+namespace gpujudge {
+
+namespace {
+
+constexpr double kRelativeSlack = 0.05;
+constexpr double kAbsoluteSlackMs = 0.005;
+
+template <typename Field>
+double median_of(const std::vector<clock_reading>& readings, Field field) {
+    std::vector<double> values;
+    values.reserve(readings.size());
+    for (const auto& r : readings) values.push_back(r.*field);
+    return summarize(std::move(values)).median;
+}
+
+}  // namespace
+
+bool work_hid_from_events(const std::vector<clock_reading>& readings) {
+    const double event_ms = median_of(readings, &clock_reading::event_ms);
+    return median_of(readings, &clock_reading::host_ms) > (1 + kRelativeSlack) * event_ms + kAbsoluteSlackMs;
+}
+
+std::vector<double> call_times(const std::vector<clock_reading>& readings, bool host_clock) {
+    std::vector<double> times;
+    times.reserve(readings.size());
+    for (const auto& r : readings) times.push_back(host_clock ? std::max(r.event_ms, r.host_ms) : r.event_ms);
+    return times;
+}
+
+bool may_hold_back(const std::vector<clock_reading>& readings) {
+    return median_of(readings, &clock_reading::solve_ms) < median_of(readings, &clock_reading::event_ms) &&
+           !work_hid_from_events(readings);
+}
+
+}  // namespace gpujudge

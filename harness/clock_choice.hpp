@@ -1,0 +1,35 @@
+#pragma once
+// Which clock times a run, and whether its calls may be held back until queued.
+//
+// CUDA events bracket what solve launches on the default stream; work it leaves running on a
+// private stream escapes them, but not the host clock read after a device-wide synchronise. The
+// choice is made per run, from medians, so that the few calls the host scheduler delays do not
+// switch clocks, and every sample of a run is timed the same way.
+#include <vector>
+
+namespace gpujudge {
+
+struct clock_reading {
+    double event_ms = 0;
+    // Host time that covers all of the call's device work, less an empty call's: from the release
+    // of held-back work (just after solve returns) or, unblocked, from before the call, until
+    // every stream is synchronised.
+    double host_ms = 0;
+    double solve_ms = 0;  // host time inside solve, less an empty call's
+};
+
+// A run hides work when its median host time exceeds its median event time by more than
+// 5 % of the latter plus 5 µs (wake-up costs an empty call does not have).
+bool work_hid_from_events(const std::vector<clock_reading>& readings);
+
+// Each call's time: its event time, or when the run hid work, the later of its two clocks.
+std::vector<double> call_times(const std::vector<clock_reading>& readings, bool host_clock);
+
+// Holding work back until solve returns keeps the host's launch latency out of the events, and
+// with it whatever else solve does on the host, such as waiting for work it ran on a stream of
+// its own, which may then finish before the release. So a run may be held back only while
+// solve's median host time stays below its median event time and no work hides from the events;
+// otherwise it is timed unblocked, from before the call.
+bool may_hold_back(const std::vector<clock_reading>& readings);
+
+}  // namespace gpujudge
