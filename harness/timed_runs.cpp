@@ -123,7 +123,8 @@ timed_result run_timed(const problem_spec& spec, memory_space& space, const c_fu
     bool warming_up = true;
     int warmup_calls = 0;
     std::vector<clock_reading> warmup_readings;
-    // From here on, calls are not held back: launch latency and solve's host time are timed.
+    // Stops holding calls back for the rest of the run (launch latency and solve's host time are
+    // then timed) and starts it over: every sample of a run is timed the same way.
     const auto restart_unblocked = [&] {
         result.blocking = false;
         timer->set_blocking(false);
