@@ -13,13 +13,13 @@
 namespace gpujudge {
 
 struct timed_settings {
-    int data_sets = 5;  // distinct inputs, each with its reference output
-    int slots = 3;      // distinct buffer sets; coprime with data_sets so pointers and data never pair up
-    int warmup = 3;           // calls verified, not timed...
-    double warmup_s = 0.3;    // ...and at least this long: clocks ramp up after the idle of data generation
+    int data_sets = 5;      // distinct inputs, each with its reference output
+    int slots = 3;          // distinct buffer sets; coprime with data_sets so pointers and data never pair up
+    int warmup = 3;         // calls verified, not timed...
+    double warmup_s = 0.3;  // ...and at least this long: clocks ramp up after the idle of data generation
     int min_samples = 50;
     int max_samples = 20000;
-    double min_time_s = 1.0;    // sampling time, after warm-up: the memory system's speed drifts over tenths of a second
+    double min_time_s = 1.0;    // sampling time, after warm-up: a short disturbance then weighs little
     double budget_s = 3.0;      // ...and at most this long
     double target_rse = 0.005;  // stop between the two once the mean is this well known
 };
