@@ -11,15 +11,14 @@ namespace {
 constexpr double kRelativeSlack = 0.05;
 constexpr double kAbsoluteSlackMs = 0.005;
 
-template <typename Field>
-double median_of(const std::vector<clock_reading>& readings, Field field) {
+}  // namespace
+
+double median_of(const std::vector<clock_reading>& readings, double clock_reading::*clock) {
     std::vector<double> values;
     values.reserve(readings.size());
-    for (const auto& r : readings) values.push_back(r.*field);
+    for (const auto& r : readings) values.push_back(r.*clock);
     return summarize(std::move(values)).median;
 }
-
-}  // namespace
 
 bool work_hid_from_events(const std::vector<clock_reading>& readings) {
     const double event_ms = median_of(readings, &clock_reading::event_ms);

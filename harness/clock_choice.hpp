@@ -18,6 +18,9 @@ struct clock_reading {
     double solve_ms = 0;  // host time inside solve, less an empty call's
 };
 
+// The median of one of the readings' clocks, e.g. median_of(readings, &clock_reading::event_ms).
+double median_of(const std::vector<clock_reading>& readings, double clock_reading::*clock);
+
 // A run hides work when its median host time exceeds its median event time by more than
 // 5 % of the latter plus 5 µs (wake-up costs an empty call does not have).
 bool work_hid_from_events(const std::vector<clock_reading>& readings);

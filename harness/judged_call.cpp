@@ -61,11 +61,7 @@ std::map<std::string, host_array> buffer_set::download_outputs() const {
 
 call_outcome call_solve(const c_function& solve, const buffer_set& buffers, const scalar_values& scalars,
                         memory_space& space, call_listener& listener) {
-    listener.before_call();
-    solve.call(buffers.pointers(), scalars);
-    listener.after_return();
-    const call_status status = space.finish_call();
-    listener.after_finish();
+    const call_status status = call_between_hooks(space, listener, [&] { solve.call(buffers.pointers(), scalars); });
     call_outcome outcome;
     if (!status.ok) {
         outcome.result = verdict::runtime_error;

@@ -31,6 +31,19 @@ public:
     virtual std::unique_ptr<call_timer> make_timer() = 0;
 };
 
+// One call between the listener's hooks, in the order every timer relies on: before the call,
+// `work` (solve, or nothing for an empty call), after it returns, a device-wide synchronise, after
+// that. Returns what the synchronise reported.
+template <typename Work>
+call_status call_between_hooks(memory_space& space, call_listener& listener, Work&& work) {
+    listener.before_call();
+    work();
+    listener.after_return();
+    const call_status status = space.finish_call();
+    listener.after_finish();
+    return status;
+}
+
 std::unique_ptr<memory_space> make_host_space();
 std::unique_ptr<memory_space> make_device_space();
 

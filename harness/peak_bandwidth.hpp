@@ -2,9 +2,11 @@
 // The device's own memory ceiling, measured: the faster of a large device-to-device copy (bytes
 // read plus bytes written) and a read-only sweep. Reading alone streams faster than a copy, whose
 // writes turn the memory bus around, so a reduction can beat the copy. Percentages of peak are
-// relative to this, not to a datasheet.
+// relative to this, not to a datasheet. `space` is the device's: its timer times both.
+#include "memory_space.hpp"
+
 namespace gpujudge {
 
-double measure_peak_bandwidth_gbps();
+double measure_peak_bandwidth_gbps(memory_space& space);
 
 }  // namespace gpujudge

@@ -41,10 +41,7 @@ empty_call measure_empty_call(memory_space& space, bool blocking) {
     auto timer = space.make_timer();
     timer->set_blocking(blocking);
     for (int i = 0; i < 21; ++i) {
-        timer->before_call();
-        timer->after_return();
-        space.finish_call();
-        timer->after_finish();
+        call_between_hooks(space, *timer, [] {});
         host.push_back(timer->host_ms());
         queue.push_back(timer->queue_ms());
     }
@@ -157,7 +154,8 @@ timed_result run_timed(const problem_spec& spec, memory_space& space, const c_fu
         if (warming_up) {
             if (warmup_calls == 0) warmup_readings.clear();
             warmup_readings.push_back(reading);
-            const double warm_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - warmup_start).count();
+            const double warm_s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - warmup_start).count();
             warming_up = ++warmup_calls < settings.warmup || warm_s < settings.warmup_s;
             if (!warming_up && result.blocking && !may_hold_back(warmup_readings)) restart_unblocked();
             sampling_start = std::chrono::steady_clock::now();

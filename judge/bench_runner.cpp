@@ -38,7 +38,7 @@ timed_settings settings_from(const nlohmann::json& bench) {
 
 int run_bench(const runner_job& job, const problem_spec& spec, memory_space& space, const message_sink& send) {
     if (job.bench.value("measure_peak", false) && job.backend == runner_backend::device)
-        send({{"event", event::peak}, {"gbps", measure_peak_bandwidth_gbps()}});
+        send({{"event", event::peak}, {"gbps", measure_peak_bandwidth_gbps(space)}});
     const shared_library reference_library(job.reference);
     const c_function reference(reference_library.symbol("reference"), spec.params);
     const shared_library solution_library(job.solution);
@@ -49,11 +49,6 @@ int run_bench(const runner_job& job, const problem_spec& spec, memory_space& spa
         send({{"event", event::begin}, {"test", index}});
         announcer announce(send, index);
         const timed_result timed = run_timed(spec, space, solve, reference, test, settings, announce);
-        std::vector<double> event_ms, host_ms;
-        for (const auto& r : timed.readings) {
-            event_ms.push_back(r.event_ms);
-            host_ms.push_back(r.host_ms);
-        }
         const sample_stats& s = timed.stats;
         send({{"event", event::result},
               {"test", index},
@@ -62,7 +57,8 @@ int run_bench(const runner_job& job, const problem_spec& spec, memory_space& spa
               {"stats",
                {{"count", s.count}, {"median_ms", s.median}, {"mean_ms", s.mean}, {"min_ms", s.min},
                 {"max_ms", s.max}, {"stddev_ms", s.stddev}, {"rse", s.rse},
-                {"event_median_ms", summarize(event_ms).median}, {"host_median_ms", summarize(host_ms).median}}},
+                {"event_median_ms", median_of(timed.readings, &clock_reading::event_ms)},
+                {"host_median_ms", median_of(timed.readings, &clock_reading::host_ms)}}},
               {"host_overhead_ms", timed.host_overhead_ms},
               {"host_clock", timed.host_clock},
               {"blocking", timed.blocking}});

@@ -23,7 +23,7 @@ struct test_report {
     double wall_ms = 0;
     nlohmann::json stats;  // timed runs only: count, median_ms, mean_ms, min_ms, max_ms, stddev_ms, rse
     bool host_clock = false;  // the timed runs' work hid from the events (other streams): the host clock timed them
-    bool blocking = true;     // calls were held back until queued; false: solve synchronises, launch latency timed
+    bool blocking = true;     // calls were held back until queued; false: timed unblocked, launch latency included
 };
 
 struct runner_settings {
@@ -36,7 +36,7 @@ struct runner_settings {
 struct judge_run {
     std::optional<std::string> no_device;  // set when the runner found no GPU
     nlohmann::json device;                 // the runner's "device" message
-    std::optional<double> peak_gbps;       // bench: the measured copy bandwidth
+    std::optional<double> peak_gbps;       // bench: the measured memory ceiling (see peak_bandwidth.hpp)
     std::vector<test_report> tests;
     std::string program_output;            // tail of what the runner and submission printed
 };

@@ -35,7 +35,7 @@ constexpr const char* begin = "begin";          // {test}: preparing the test's 
 constexpr const char* call = "call";            // {test}: solve is being called: the time limit runs
 constexpr const char* returned = "returned";    // {test}: solve returned and the device is synchronised
 constexpr const char* result = "result";        // {test, verdict, message, wall_ms}
-constexpr const char* peak = "peak";            // bench: {gbps}, the measured copy bandwidth
+constexpr const char* peak = "peak";            // bench: {gbps}, the measured memory ceiling
 constexpr const char* fatal = "fatal";          // {message}: the runner cannot go on
 constexpr const char* done = "done";
 }  // namespace event
