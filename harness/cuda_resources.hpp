@@ -3,6 +3,7 @@
 #include "cuda_check.hpp"
 
 #include <cstddef>
+#include <optional>
 #include <utility>
 
 namespace gpujudge {
@@ -19,10 +20,11 @@ public:
     cuda_event& operator=(const cuda_event&) = delete;
 
     cudaEvent_t get() const { return event_; }
-    // Milliseconds from `start` to this event; both recorded and complete.
-    float elapsed_since(const cuda_event& start) const {
+    // Milliseconds from `start` to this event, or nothing when either never completed because the
+    // work between them failed: that failure is reported where the work is synchronised, not here.
+    std::optional<float> elapsed_since(const cuda_event& start) const noexcept {
         float ms = 0;
-        GJ_CUDA_CHECK(cudaEventElapsedTime(&ms, start.event_, event_));
+        if (cudaEventElapsedTime(&ms, start.event_, event_) != cudaSuccess) return std::nullopt;
         return ms;
     }
 

@@ -29,7 +29,8 @@ public:
     }
     void after_finish() override {
         host_ms_ = since_start_ms();
-        event_ms_ = stop_.elapsed_since(start_);
+        // A call that failed (finish_call reported why) leaves no time: the verdict is its error.
+        event_ms_ = stop_.elapsed_since(start_).value_or(0.0f);
     }
     double event_ms() const override { return event_ms_; }
     double host_ms() const override { return host_ms_; }
