@@ -1,5 +1,6 @@
 #include "compare.hpp"
 
+#include "element_match.hpp"
 #include "poison.hpp"
 
 #include <fmt/format.h>
@@ -25,12 +26,6 @@ std::string format_coordinates(const std::vector<long long>& coordinates) {
 
 namespace {
 
-bool float_matches(double ref, double got, tolerance tol) {
-    if (std::isnan(ref) || std::isnan(got)) return std::isnan(ref) && std::isnan(got);
-    if (std::isinf(ref) || std::isinf(got)) return ref == got;
-    return std::fabs(got - ref) <= tol.atol + tol.rtol * std::fabs(ref);
-}
-
 std::string format_value(double v) {
     if (std::isnan(v)) return "NaN";
     // Integers (every int32 output) print whole, not in exponent form.
@@ -52,7 +47,8 @@ comparison compare_output(const std::string& name, const host_array& expected, c
     for (std::size_t i = 0; i < expected.size(); ++i) {
         const double ref = expected.value(i);
         const double value = got.value(i);
-        const bool ok = is_float ? float_matches(ref, value, tol) : got.bits(i) == expected.bits(i);
+        const bool ok =
+            is_float ? float_matches(ref, value, tol.atol, tol.rtol) : int_matches(expected.bits(i), got.bits(i));
         if (std::isfinite(ref) && std::isfinite(value)) {
             const double abs_error = std::fabs(value - ref);
             result.max_abs_error = std::max(result.max_abs_error, abs_error);

@@ -1,6 +1,7 @@
 #include "blocking_kernel.hpp"
 #include "cuda_check.hpp"
 #include "cuda_resources.hpp"
+#include "device_kernels.hpp"
 #include "l2_flush.hpp"
 #include "memory_space.hpp"
 
@@ -69,6 +70,25 @@ public:
     }
     void fill(void* dst, unsigned char byte, std::size_t bytes) override {
         GJ_CUDA_CHECK(cudaMemset(dst, byte, bytes));
+    }
+    void generate(void* dst, const generator_params& params, element_type type, std::size_t num_items) override {
+        if (params.num_values == 0) {
+            generate_on_device(params, type, dst, num_items);
+            return;
+        }
+        // Cycle and literal lists: the kernel reads a device copy, freed once it has run.
+        device_allocation d_values(params.num_values * sizeof(double));
+        GJ_CUDA_CHECK(cudaMemcpy(d_values.get(), params.values, d_values.size_bytes(), cudaMemcpyHostToDevice));
+        generator_params on_device = params;
+        on_device.values = static_cast<const double*>(d_values.get());
+        generate_on_device(on_device, type, dst, num_items);
+    }
+    std::optional<std::size_t> first_difference(const void* a, const void* b, std::size_t num_bytes) override {
+        return first_difference_on_device(a, b, num_bytes);
+    }
+    std::size_t count_mismatches(const void* expected, const void* got, element_type type, std::size_t num_items,
+                                 tolerance tol) override {
+        return count_mismatches_on_device(expected, got, type, num_items, tol);
     }
     call_status finish_call() override {
         // cudaDeviceSynchronize waits for every stream, the submission's private ones included.

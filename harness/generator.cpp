@@ -1,8 +1,7 @@
 #include "generator.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <random>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -19,59 +18,54 @@ std::uint64_t splitmix64(std::uint64_t x) {
     return x ^ (x >> 31);
 }
 
-// 53 random bits mapped to [0, 1): the mapping is ours, so results do not depend on the C++ library.
-double unit(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
-
-// Fills elements [begin, end) of one chunk; each chunk has its own engine so threads agree with one thread.
-void fill_chunk(const generator_spec& gen, const std::vector<double>& args, std::uint64_t chunk_seed,
-                std::size_t begin, std::size_t end, host_array& out) {
-    std::mt19937_64 rng(chunk_seed);
+void fill_range(const generator_params& params, element_type type, unsigned char* h_out, std::size_t begin,
+                std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
-        double v = 0;
-        switch (gen.kind) {
-            case generator_kind::uniform: v = args[0] + (args[1] - args[0]) * unit(rng); break;
-            case generator_kind::normal: {
-                const double u1 = 1.0 - unit(rng), u2 = unit(rng);
-                v = args[0] + args[1] * std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
-                break;
-            }
-            case generator_kind::integers: {
-                const auto lo = static_cast<long long>(std::ceil(args[0]));
-                const auto span = static_cast<unsigned long long>(static_cast<long long>(std::floor(args[1])) - lo + 1);
-                v = static_cast<double>(lo + static_cast<long long>(rng() % span));
-                break;
-            }
-            case generator_kind::constant: v = args[0]; break;
-            case generator_kind::cycle: v = gen.values[i % gen.values.size()]; break;
-            case generator_kind::ramp: v = args[0] + static_cast<double>(i) * args[1]; break;
-            case generator_kind::literal: v = gen.values[i]; break;
-        }
-        out.set(i, v);
+        const std::uint32_t bits = stored_bits(generated_value(params, i), type);
+        std::memcpy(h_out + 4 * i, &bits, 4);
     }
 }
 
 }  // namespace
 
-void generate(const generator_spec& gen, const scalar_values& scalars, std::uint64_t seed, std::uint64_t stream,
-              host_array& out) {
-    std::vector<double> args;
-    for (const auto& arg : gen.args) args.push_back(evaluate(arg, scalars));
-    const std::size_t n = out.size();
-    const std::size_t num_chunks = (n + kChunk - 1) / kChunk;
-    const std::uint64_t base = splitmix64(splitmix64(seed) ^ (stream * 0xD1B54A32D192ED03ull));
-    auto work = [&](std::size_t first_chunk, std::size_t step) {
-        for (std::size_t c = first_chunk; c < num_chunks; c += step)
-            fill_chunk(gen, args, splitmix64(base + c), c * kChunk, std::min(n, (c + 1) * kChunk), out);
+generator_params make_generator_params(const generator_spec& gen, const scalar_values& scalars, std::uint64_t seed,
+                                       std::uint64_t stream) {
+    generator_params params;
+    params.kind = gen.kind;
+    if (gen.args.size() > 0) params.a = evaluate(gen.args[0], scalars);
+    if (gen.args.size() > 1) params.b = evaluate(gen.args[1], scalars);
+    params.values = gen.values.data();
+    params.num_values = gen.values.size();
+    params.key = splitmix64(splitmix64(seed) ^ (stream * 0xD1B54A32D192ED03ull));
+    return params;
+}
+
+std::uint32_t generated_bits(const generator_params& params, element_type type, std::uint64_t index) {
+    return stored_bits(generated_value(params, index), type);
+}
+
+void fill_generated(const generator_params& params, element_type type, void* h_out, std::size_t num_items,
+                    unsigned num_threads) {
+    auto* bytes = static_cast<unsigned char*>(h_out);
+    const std::size_t num_chunks = (num_items + kChunk - 1) / kChunk;
+    if (num_threads == 0) num_threads = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t used = std::min<std::size_t>(num_chunks, num_threads);
+    auto work = [&](std::size_t first_chunk) {
+        for (std::size_t c = first_chunk; c < num_chunks; c += used)
+            fill_range(params, type, bytes, c * kChunk, std::min(num_items, (c + 1) * kChunk));
     };
-    const std::size_t num_threads =
-        std::min<std::size_t>(num_chunks, std::max(1u, std::thread::hardware_concurrency()));
-    if (num_threads <= 1) {
-        work(0, 1);
+    if (used <= 1) {
+        fill_range(params, type, bytes, 0, num_items);
         return;
     }
     std::vector<std::thread> threads;
-    for (std::size_t t = 0; t < num_threads; ++t) threads.emplace_back(work, t, num_threads);
+    for (std::size_t t = 0; t < used; ++t) threads.emplace_back(work, t);
     for (auto& thread : threads) thread.join();
+}
+
+void generate(const generator_spec& gen, const scalar_values& scalars, std::uint64_t seed, std::uint64_t stream,
+              host_array& out) {
+    fill_generated(make_generator_params(gen, scalars, seed, stream), out.type(), out.data(), out.size());
 }
 
 }  // namespace gpujudge

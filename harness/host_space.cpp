@@ -1,5 +1,8 @@
+#include "element_match.hpp"
+#include "generator.hpp"
 #include "memory_space.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -8,6 +11,43 @@
 namespace gpujudge {
 
 namespace {
+
+std::optional<std::size_t> first_different_byte(const void* a, const void* b, std::size_t num_bytes) {
+    // memcmp finds a differing block fast; only that block is searched byte by byte.
+    constexpr std::size_t kBlock = 4096;
+    const auto* bytes_a = static_cast<const unsigned char*>(a);
+    const auto* bytes_b = static_cast<const unsigned char*>(b);
+    for (std::size_t begin = 0; begin < num_bytes; begin += kBlock) {
+        const std::size_t end = std::min(num_bytes, begin + kBlock);
+        if (std::memcmp(bytes_a + begin, bytes_b + begin, end - begin) == 0) continue;
+        return std::mismatch(bytes_a + begin, bytes_a + end, bytes_b + begin).first - bytes_a;
+    }
+    return std::nullopt;
+}
+
+std::uint32_t word_at(const void* data, std::size_t i) {
+    std::uint32_t word;
+    std::memcpy(&word, static_cast<const unsigned char*>(data) + 4 * i, 4);
+    return word;
+}
+
+float as_float(std::uint32_t bits) {
+    float value;
+    std::memcpy(&value, &bits, 4);
+    return value;
+}
+
+std::size_t count_mismatching(const void* expected, const void* got, element_type type, std::size_t num_items,
+                              tolerance tol) {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < num_items; ++i) {
+        const std::uint32_t e = word_at(expected, i), g = word_at(got, i);
+        const bool ok =
+            type == element_type::i32 ? int_matches(e, g) : float_matches(as_float(e), as_float(g), tol.atol, tol.rtol);
+        count += !ok;
+    }
+    return count;
+}
 
 // Host memory has no events: both clocks are the host's.
 class host_timer final : public call_timer {
@@ -37,6 +77,16 @@ public:
     void download(void* h_dst, const void* src, std::size_t bytes) override { std::memcpy(h_dst, src, bytes); }
     void copy(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
     void fill(void* dst, unsigned char byte, std::size_t bytes) override { std::memset(dst, byte, bytes); }
+    void generate(void* dst, const generator_params& params, element_type type, std::size_t num_items) override {
+        fill_generated(params, type, dst, num_items);
+    }
+    std::optional<std::size_t> first_difference(const void* a, const void* b, std::size_t num_bytes) override {
+        return first_different_byte(a, b, num_bytes);
+    }
+    std::size_t count_mismatches(const void* expected, const void* got, element_type type, std::size_t num_items,
+                                 tolerance tol) override {
+        return count_mismatching(expected, got, type, num_items, tol);
+    }
     call_status finish_call() override { return {}; }
     void flush_caches() override {}
     std::unique_ptr<call_timer> make_timer() override { return std::make_unique<host_timer>(); }

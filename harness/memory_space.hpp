@@ -2,9 +2,12 @@
 // Where solve's buffers live: device memory for real submissions, host memory for the fake
 // solutions that test the runner on machines without a GPU. Everything else is shared.
 #include "call_listener.hpp"
+#include "compare.hpp"
+#include "counter_rng.hpp"
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace gpujudge {
@@ -24,6 +27,14 @@ public:
     virtual void download(void* h_dst, const void* src, std::size_t bytes) = 0;
     virtual void copy(void* dst, const void* src, std::size_t bytes) = 0;
     virtual void fill(void* dst, unsigned char byte, std::size_t bytes) = 0;
+    // Fills num_items elements at dst where they live, as generate() of generator.hpp does on the
+    // host; `params.values` is a host pointer (the device space copies the list over).
+    virtual void generate(void* dst, const generator_params& params, element_type type, std::size_t num_items) = 0;
+    // The first byte offset where the two buffers differ, if any.
+    virtual std::optional<std::size_t> first_difference(const void* a, const void* b, std::size_t num_bytes) = 0;
+    // How many elements of `got` fail compare_output's rule against `expected`.
+    virtual std::size_t count_mismatches(const void* expected, const void* got, element_type type,
+                                         std::size_t num_items, tolerance tol) = 0;
     // After solve returns: waits for all work on every stream and reports the error it left.
     virtual call_status finish_call() = 0;
     // Evicts the inputs from the caches, so that every timed call starts cold.

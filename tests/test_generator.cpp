@@ -1,8 +1,13 @@
+#include "compare.hpp"
+#include "counter_rng.hpp"
 #include "generator.hpp"
+#include "memory_space.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace gpujudge;
 
@@ -15,10 +20,14 @@ generator_spec make(generator_kind kind, std::vector<std::string> args) {
     return gen;
 }
 
+scalar_values scalars_for(std::size_t n) {
+    return {{"N", static_cast<double>(n)}};
+}
+
 host_array generated(const generator_spec& gen, element_type type, std::size_t n, std::uint64_t seed,
                      std::uint64_t stream = 0) {
     host_array out(type, n);
-    generate(gen, {{"N", static_cast<double>(n)}}, seed, stream, out);
+    generate(gen, scalars_for(n), seed, stream, out);
     return out;
 }
 
@@ -26,7 +35,34 @@ bool same(const host_array& a, const host_array& b) {
     return a.size_bytes() == b.size_bytes() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
 }
 
+host_array floats(std::vector<float> values) {
+    host_array out(element_type::f32, values.size());
+    std::memcpy(out.data(), values.data(), out.size_bytes());
+    return out;
+}
+
 }  // namespace
+
+TEST_CASE("Philox4x32-10 gives Random123's known answers", "[generator]") {
+    struct known_answer {
+        std::uint32_t counter[4], key[2], expected[4];
+    };
+    // Random123 1.14, tests/kat_vectors, the philox4x32 10 lines.
+    const known_answer answers[] = {
+        {{0, 0, 0, 0}, {0, 0}, {0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}},
+        {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff},
+         {0xffffffff, 0xffffffff},
+         {0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}},
+        {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344},
+         {0xa4093822, 0x299f31d0},
+         {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
+    };
+    for (const auto& kat : answers) {
+        const philox_block got =
+            philox4x32_10(kat.counter[0], kat.counter[1], kat.counter[2], kat.counter[3], kat.key[0], kat.key[1]);
+        for (int k = 0; k < 4; ++k) CHECK(got.v[k] == kat.expected[k]);
+    }
+}
 
 TEST_CASE("the same seed gives the same data, another seed or stream other data", "[generator]") {
     const auto gen = make(generator_kind::uniform, {"-1000", "1000"});
@@ -35,6 +71,18 @@ TEST_CASE("the same seed gives the same data, another seed or stream other data"
     CHECK(same(generated(gen, element_type::f32, n, 7), generated(gen, element_type::f32, n, 7)));
     CHECK_FALSE(same(generated(gen, element_type::f32, n, 7), generated(gen, element_type::f32, n, 8)));
     CHECK_FALSE(same(generated(gen, element_type::f32, n, 7, 0), generated(gen, element_type::f32, n, 7, 1)));
+}
+
+TEST_CASE("the data does not depend on the number of threads", "[generator]") {
+    const std::size_t n = 5 * (1u << 20) + 3;
+    const auto params = make_generator_params(make(generator_kind::normal, {"0", "1"}), scalars_for(n), 3, 1);
+    host_array one(element_type::f32, n);
+    fill_generated(params, element_type::f32, one.data(), n, 1);
+    for (unsigned threads : {2u, 3u, 8u}) {
+        host_array many(element_type::f32, n);
+        fill_generated(params, element_type::f32, many.data(), n, threads);
+        CHECK(same(one, many));
+    }
 }
 
 TEST_CASE("generators stay in their ranges and reach their ends", "[generator]") {
@@ -61,6 +109,37 @@ TEST_CASE("generators stay in their ranges and reach their ends", "[generator]")
     CHECK(seen[10] > 0);
 }
 
+TEST_CASE("integers include both bounds, rounded inwards", "[generator]") {
+    const auto ints = generated(make(generator_kind::integers, {"-2.5", "2.5"}), element_type::i32, 10000, 4);
+    int seen[5] = {};
+    for (std::size_t i = 0; i < ints.size(); ++i) {
+        const int v = ints.as<std::int32_t>()[i];
+        REQUIRE(v >= -2);
+        REQUIRE(v <= 2);
+        seen[v + 2]++;
+    }
+    for (int count : seen) CHECK(count > 1500);  // 2000 expected of each
+    const auto one = generated(make(generator_kind::integers, {"7", "7"}), element_type::i32, 100, 4);
+    for (std::size_t i = 0; i < one.size(); ++i) REQUIRE(one.as<std::int32_t>()[i] == 7);
+}
+
+TEST_CASE("normal has its mean and standard deviation, tails cut at 6 sigma", "[generator]") {
+    const std::size_t n = 1000000;
+    const auto values = generated(make(generator_kind::normal, {"3", "2"}), element_type::f32, n, 5);
+    double sum = 0, sum_squares = 0, largest_z = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        sum += values.value(i);
+        sum_squares += values.value(i) * values.value(i);
+        largest_z = std::max(largest_z, std::fabs(values.value(i) - 3) / 2);
+    }
+    const double mean = sum / n, stddev = std::sqrt(sum_squares / n - mean * mean);
+    // The standard error of the mean is 2 / 1000: 0.01 is five of them.
+    CHECK(std::fabs(mean - 3) < 0.01);
+    CHECK(std::fabs(stddev - 2) < 0.01);
+    CHECK(largest_z <= 6);
+    CHECK(largest_z > 4);  // a million draws reach beyond 4 sigma
+}
+
 TEST_CASE("patterned generators fill exactly", "[generator]") {
     generator_spec cycle;
     cycle.kind = generator_kind::cycle;
@@ -71,4 +150,89 @@ TEST_CASE("patterned generators fill exactly", "[generator]") {
     CHECK(ramp.value(3) == 6.5);
     const auto constant = generated(make(generator_kind::constant, {"N * 2"}), element_type::f32, 4, 0);
     CHECK(constant.value(0) == 8);
+    generator_spec literal;
+    literal.kind = generator_kind::literal;
+    literal.values = {0.1, -7};
+    const auto l = generated(literal, element_type::f32, 2, 0);
+    CHECK(l.as<float>()[0] == 0.1f);
+    CHECK(l.as<float>()[1] == -7.0f);
+}
+
+TEST_CASE("ints are stored truncated toward zero and saturated", "[generator]") {
+    CHECK(stored_bits(2.9, element_type::i32) == 2u);
+    CHECK(stored_bits(-2.9, element_type::i32) == static_cast<std::uint32_t>(-2));
+    CHECK(stored_bits(3e9, element_type::i32) == 0x7FFFFFFFu);
+    CHECK(stored_bits(-3e9, element_type::i32) == 0x80000000u);
+    CHECK(stored_bits(std::nan(""), element_type::i32) == 0u);
+    const float third = 1.0f / 3;
+    std::uint32_t third_bits;
+    std::memcpy(&third_bits, &third, 4);
+    CHECK(stored_bits(1.0 / 3, element_type::f32) == third_bits);
+}
+
+TEST_CASE("generated_bits is the element a generated buffer holds", "[generator]") {
+    const std::size_t n = (1u << 20) + 5;
+    generator_spec cycle;
+    cycle.kind = generator_kind::cycle;
+    cycle.values = {0.1, 2.5, -3};
+    const generator_spec gens[] = {make(generator_kind::uniform, {"-1", "1"}), make(generator_kind::normal, {"0", "5"}),
+                                   make(generator_kind::integers, {"-100", "100"}),
+                                   make(generator_kind::ramp, {"1", "0.1"}), cycle};
+    for (const auto& gen : gens) {
+        for (element_type type : {element_type::f32, element_type::i32}) {
+            const host_array data = generated(gen, type, n, 11, 2);
+            const generator_params params = make_generator_params(gen, scalars_for(n), 11, 2);
+            for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{12345}, n - 1})
+                CHECK(generated_bits(params, type, i) == data.bits(i));
+        }
+    }
+}
+
+TEST_CASE("the host space generates what generate() does", "[generator]") {
+    const auto space = make_host_space();
+    const std::size_t n = 2 * (1u << 20) + 9;
+    generator_spec literal;
+    literal.kind = generator_kind::literal;
+    for (std::size_t i = 0; i < 100; ++i) literal.values.push_back(i * 0.7);
+    const generator_spec gens[] = {make(generator_kind::uniform, {"-5", "5"}), make(generator_kind::normal, {"1", "1"}),
+                                   make(generator_kind::integers, {"0", "N"}), literal};
+    for (const auto& gen : gens) {
+        const std::size_t size = gen.kind == generator_kind::literal ? literal.values.size() : n;
+        const host_array expected = generated(gen, element_type::f32, size, 9, 3);
+        host_array got(element_type::f32, size);
+        space->generate(got.data(), make_generator_params(gen, scalars_for(size), 9, 3), element_type::f32, size);
+        CHECK(same(expected, got));
+    }
+}
+
+TEST_CASE("the host space finds the first differing byte", "[compare]") {
+    const auto space = make_host_space();
+    const std::size_t n = 3 * 4096 + 13;  // several memcmp blocks and a partial one
+    std::vector<unsigned char> a(n, 0x5A), b = a;
+    CHECK_FALSE(space->first_difference(a.data(), b.data(), n).has_value());
+    CHECK_FALSE(space->first_difference(a.data(), b.data(), 0).has_value());
+    for (std::size_t at : {std::size_t{0}, std::size_t{4095}, std::size_t{4096}, n / 2, n - 1}) {
+        std::vector<unsigned char> c = a;
+        c[at] ^= 1;
+        c[n - 1] ^= 2;  // a later difference does not hide the first
+        CHECK(space->first_difference(a.data(), c.data(), n) == at);
+    }
+    b[100] = 0;
+    CHECK(space->first_difference(a.data() + 1, b.data() + 1, n - 1) == 99);  // unaligned
+}
+
+TEST_CASE("the host space counts mismatches as compare_output does", "[compare]") {
+    const auto space = make_host_space();
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    const host_array expected = floats({nan, nan, 1, inf, inf, -inf, 1e30f, 1, 1, 0, -0.0f, 100});
+    const host_array got = floats({nan, 1, nan, inf, -inf, -inf, inf, 1.5f, 1.6f, -0.0f, 0, 100.25f});
+    const tolerance tol{0.5, 0.0025};  // around 1, +-0.5025 matches; around 100, +-0.75
+    const std::size_t counted =
+        space->count_mismatches(expected.data(), got.data(), element_type::f32, expected.size(), tol);
+    CHECK(counted == 5);
+    CHECK(counted == compare_output("out", expected, got, tol, {12}).num_mismatches);
+
+    // Integers compare exactly, whatever the tolerance.
+    const std::int32_t ints[] = {1, -5, 7}, other[] = {1, -5, 8};
+    CHECK(space->count_mismatches(ints, other, element_type::i32, 3, {10, 10}) == 1);
 }

@@ -11,7 +11,7 @@ cmake --build "$root/.device-build"
 rm -rf "$root/.device"
 mkdir -p "$root/.device"
 cp -r "$root/.device-build/bin" "$root/.device-build/lib" "$root/.device/"
-cp "$root/.device-build/tests/gpujudge_tests" "$root/.device/bin/"
+cp "$root/.device-build/tests/gpujudge_tests" "$root/.device-build/tests/gpujudge_device_checks" "$root/.device/bin/"
 strip "$root/.device/bin/"*
 if [ "${1:-}" = --with-cache ]; then
   cache="$(mktemp -d)"

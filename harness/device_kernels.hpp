@@ -1,0 +1,26 @@
+#pragma once
+// Kernels that generate inputs and check outputs where they live, instead of moving whole buffers
+// to the host. Each runs on the legacy default stream, synchronises and reports CUDA errors by
+// throwing (GJ_CUDA_CHECK).
+#include "compare.hpp"
+#include "counter_rng.hpp"
+
+#include <cstddef>
+#include <optional>
+
+namespace gpujudge {
+
+// Fills d_out (num_items elements of `type`) on the legacy default stream; `params.values` must be a device pointer
+// here.
+void generate_on_device(const generator_params& params, element_type type, void* d_out, std::size_t num_items);
+
+// The first byte offset where two device buffers differ, if any (word-wise compare plus a byte tail; atomicMin of the
+// index).
+std::optional<std::size_t> first_difference_on_device(const void* d_a, const void* d_b, std::size_t num_bytes);
+
+// How many elements of d_got fail the element rule against d_expected (floats: float_matches with tol; ints: exact
+// bits).
+std::size_t count_mismatches_on_device(const void* d_expected, const void* d_got, element_type type,
+                                       std::size_t num_items, tolerance tol);
+
+}  // namespace gpujudge

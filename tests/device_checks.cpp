@@ -1,0 +1,263 @@
+// Checks on a GPU that the device space agrees with the host bit for bit: generated inputs, the
+// first differing byte of two buffers, and mismatch counts under the element rule. Prints one line
+// per check and "N passed, M failed"; without a usable GPU, exits 77 (CTest's skip code).
+#include "compare.hpp"
+#include "cuda_check.hpp"
+#include "cuda_resources.hpp"
+#include "generator.hpp"
+#include "memory_space.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace gpujudge;
+
+namespace {
+
+constexpr int kSkip = 77;
+
+class checks {
+public:
+    void report(bool ok, const std::string& name, const std::string& detail = "") {
+        std::printf("%s %s%s%s\n", ok ? "ok  " : "FAIL", name.c_str(), detail.empty() ? "" : ": ", detail.c_str());
+        std::fflush(stdout);
+        (ok ? passed_ : failed_)++;
+    }
+    int failed() const { return failed_; }
+    void summarize() const { std::printf("%d passed, %d failed\n", passed_, failed_); }
+
+private:
+    int passed_ = 0, failed_ = 0;
+};
+
+// The reason no GPU can be used, or nothing.
+std::optional<std::string> missing_gpu() {
+    int count = 0;
+    const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess) return describe_cuda_error(status);
+    if (count == 0) return std::string("no CUDA-capable device is detected");
+    return std::nullopt;
+}
+
+std::string describe(std::optional<std::size_t> offset) {
+    return offset ? std::to_string(*offset) : "none";
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// ---- generation ----
+
+struct named_generator {
+    const char* name;
+    generator_spec spec;
+};
+
+generator_spec make(generator_kind kind, std::vector<std::string> args, std::vector<double> values = {}) {
+    generator_spec gen;
+    gen.kind = kind;
+    gen.args = std::move(args);
+    gen.values = std::move(values);
+    return gen;
+}
+
+// Every kind, with values that test rounding to float and saturation to int32.
+std::vector<named_generator> generators_for(std::size_t n) {
+    std::vector<double> literal(n);
+    for (std::size_t i = 0; i < n; ++i) literal[i] = static_cast<double>(i % 1000003) * 0.3 - 7;
+    return {
+        {"uniform", make(generator_kind::uniform, {"-1000", "1000"})},
+        {"normal", make(generator_kind::normal, {"3", "2"})},
+        {"integers", make(generator_kind::integers, {"-1000000.5", "N"})},
+        {"constant", make(generator_kind::constant, {"7.25"})},
+        {"cycle", make(generator_kind::cycle, {}, {0.1, -2.75, 1e10, -1e10, 3.5})},
+        {"ramp", make(generator_kind::ramp, {"5", "0.37"})},
+        {"literal", make(generator_kind::literal, {}, std::move(literal))},
+    };
+}
+
+std::string first_differing_element(const host_array& expected, const host_array& got) {
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        if (expected.bits(i) != got.bits(i))
+            return fmt::format("element {}: host {:08x}, device {:08x}", i, expected.bits(i), got.bits(i));
+    return "";
+}
+
+void check_generation(checks& out, memory_space& device, const named_generator& gen, element_type type, std::size_t n,
+                      std::uint64_t stream) {
+    const scalar_values scalars{{"N", static_cast<double>(n)}};
+    host_array expected(type, n), got(type, n);
+    generate(gen.spec, scalars, 42, stream, expected);
+    device_allocation d_out(expected.size_bytes());
+    const auto start = std::chrono::steady_clock::now();
+    device.generate(d_out.get(), make_generator_params(gen.spec, scalars, 42, stream), type, n);
+    const double seconds = seconds_since(start);
+    device.download(got.data(), d_out.get(), got.size_bytes());
+    const bool ok = std::memcmp(expected.data(), got.data(), got.size_bytes()) == 0;
+    std::string detail = ok ? "" : first_differing_element(expected, got);
+    if (ok && n > 1000000) detail = fmt::format("device {:.1f} ms", seconds * 1e3);
+    out.report(ok, fmt::format("generate {} {} n={}", gen.name, to_string(type), n), detail);
+}
+
+void check_generators(checks& out, memory_space& device) {
+    for (std::size_t n : {std::size_t{1}, std::size_t{7}, (std::size_t{1} << 20) + 3, std::size_t{100'000'003}}) {
+        const auto gens = generators_for(n);
+        for (std::size_t k = 0; k < gens.size(); ++k)
+            for (element_type type : {element_type::f32, element_type::i32})
+                check_generation(out, device, gens[k], type, n, k);
+    }
+}
+
+// ---- first difference ----
+
+// Two equal buffers on both sides; differences are planted into `b` on both sides alike.
+struct buffer_pair {
+    std::vector<unsigned char> h_a, h_b;
+    device_allocation d_a, d_b;
+
+    buffer_pair(memory_space& device, std::size_t num_bytes) : h_a(num_bytes), d_a(num_bytes), d_b(num_bytes) {
+        host_array words(element_type::i32, (num_bytes + 3) / 4);
+        generate(make(generator_kind::integers, {"-2147483648", "2147483647"}), {}, 1, 0, words);
+        std::memcpy(h_a.data(), words.data(), num_bytes);
+        h_b = h_a;
+        device.upload(d_a.get(), h_a.data(), num_bytes);
+        device.upload(d_b.get(), h_b.data(), num_bytes);
+    }
+    unsigned char* a() const { return static_cast<unsigned char*>(d_a.get()); }
+    unsigned char* b() const { return static_cast<unsigned char*>(d_b.get()); }
+    void set_b(memory_space& device, std::size_t at, unsigned char value) {
+        h_b[at] = value;
+        device.upload(b() + at, &value, 1);
+    }
+};
+
+void check_first_difference(checks& out, memory_space& device, memory_space& host, buffer_pair& pair,
+                            std::size_t offset, std::vector<std::size_t> plants, const std::string& name) {
+    const std::size_t num_bytes = pair.h_a.size() - offset;
+    for (std::size_t at : plants) pair.set_b(device, offset + at, pair.h_a[offset + at] ^ 0x10);
+    const auto on_host = host.first_difference(pair.h_a.data() + offset, pair.h_b.data() + offset, num_bytes);
+    const auto on_device = device.first_difference(pair.a() + offset, pair.b() + offset, num_bytes);
+    std::optional<std::size_t> expected;
+    for (std::size_t at : plants) expected = std::min(at, expected.value_or(at));
+    for (std::size_t at : plants) pair.set_b(device, offset + at, pair.h_a[offset + at]);
+    const bool ok = on_device == expected && on_host == expected;
+    out.report(
+        ok, fmt::format("first_difference {} (bytes={}, offset={})", name, num_bytes, offset),
+        fmt::format("expected {}, host {}, device {}", describe(expected), describe(on_host), describe(on_device)));
+}
+
+void check_first_differences(checks& out, memory_space& device, memory_space& host, std::size_t num_bytes) {
+    buffer_pair pair(device, num_bytes);
+    const std::size_t last = num_bytes - 1;
+    check_first_difference(out, device, host, pair, 0, {}, "none");
+    check_first_difference(out, device, host, pair, 0, {0}, "first byte");
+    check_first_difference(out, device, host, pair, 0, {last}, "last byte");
+    check_first_difference(out, device, host, pair, 0, {num_bytes / 2 + 5}, "middle");
+    check_first_difference(out, device, host, pair, 0, {last - 3}, "in the byte tail");
+    check_first_difference(out, device, host, pair, 0, {16 * 1000 + 15, 16 * 1000 + 7}, "two in one word");
+    check_first_difference(out, device, host, pair, 0, {last, num_bytes / 3, num_bytes / 2}, "several");
+    // Unaligned starts take the byte path for all of it.
+    check_first_difference(out, device, host, pair, 1, {}, "unaligned, none");
+    check_first_difference(out, device, host, pair, 3, {last - 3 - 1, num_bytes / 2}, "unaligned");
+}
+
+// ---- mismatch counts ----
+
+// NaN, infinities, signed zeros, denormals, the poison pattern and values around the tolerance.
+void plant_float_edges(host_array& expected, host_array& got) {
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    const float denormal = std::numeric_limits<float>::denorm_min();
+    const float poison = [] {
+        float f;
+        const std::uint32_t bits = 0xFFFFFFFFu;
+        std::memcpy(&f, &bits, 4);
+        return f;
+    }();
+    const std::vector<std::pair<float, float>> edges = {
+        {nan, nan},       {nan, 1},     {1, nan},    {inf, inf},          {inf, -inf},        {-inf, -inf},
+        {1e30f, inf},     {0, -0.0f},   {-0.0f, 0},  {denormal, 0},       {0, denormal},      {5, poison},
+        {poison, poison}, {1, 1.0011f}, {1, 1.001f}, {-1000, -1000.002f}, {3.4e38f, -3.4e38f}};
+    for (std::size_t i = 0; i < edges.size() && i < expected.size(); ++i) {
+        expected.as<float>()[i] = edges[i].first;
+        got.as<float>()[i] = edges[i].second;
+    }
+}
+
+// Expected: uniform in [-1000, 1000); got: the same plus noise around the tolerance, so that many
+// elements lie next to the boundary, where any difference in rounding would change the decision.
+std::pair<host_array, host_array> float_outputs(std::size_t n) {
+    host_array expected(element_type::f32, n), got(element_type::f32, n), noise(element_type::f32, n);
+    generate(make(generator_kind::uniform, {"-1000", "1000"}), {}, 5, 0, expected);
+    generate(make(generator_kind::uniform, {"-0.002", "0.002"}), {}, 5, 1, noise);
+    for (std::size_t i = 0; i < n; ++i) got.as<float>()[i] = expected.as<float>()[i] + noise.as<float>()[i];
+    plant_float_edges(expected, got);
+    return {std::move(expected), std::move(got)};
+}
+
+std::pair<host_array, host_array> int_outputs(std::size_t n) {
+    host_array expected(element_type::i32, n), got(element_type::i32, n);
+    generate(make(generator_kind::integers, {"-100", "100"}), {}, 6, 0, expected);
+    std::memcpy(got.data(), expected.data(), expected.size_bytes());
+    for (std::size_t i = 0; i < n; i += 7) got.as<std::int32_t>()[i] += 1;
+    for (std::size_t i = 3; i < n; i += 1001) std::memset(got.as<std::int32_t>() + i, 0xA5, 4);  // poison
+    return {std::move(expected), std::move(got)};
+}
+
+void check_counts(checks& out, memory_space& device, memory_space& host, const host_array& expected,
+                  const host_array& got, const std::vector<tolerance>& tolerances) {
+    const std::size_t n = expected.size();
+    device_allocation d_expected(expected.size_bytes()), d_got(got.size_bytes());
+    device.upload(d_expected.get(), expected.data(), expected.size_bytes());
+    device.upload(d_got.get(), got.data(), got.size_bytes());
+    for (const tolerance& tol : tolerances) {
+        const std::size_t on_device = device.count_mismatches(d_expected.get(), d_got.get(), expected.type(), n, tol);
+        const std::size_t on_host = host.count_mismatches(expected.data(), got.data(), expected.type(), n, tol);
+        const std::size_t compared =
+            compare_output("out", expected, got, tol, {static_cast<long long>(n)}).num_mismatches;
+        out.report(on_device == compared && on_host == compared,
+                   fmt::format("count_mismatches {} n={} atol={:g} rtol={:g}", to_string(expected.type()), n, tol.atol,
+                               tol.rtol),
+                   fmt::format("compare_output {}, host {}, device {}", compared, on_host, on_device));
+    }
+}
+
+void check_counts(checks& out, memory_space& device, memory_space& host) {
+    for (std::size_t n : {std::size_t{17}, (std::size_t{1} << 20) + 3, std::size_t{100'000'003}}) {
+        const auto [expected, got] = float_outputs(n);
+        check_counts(out, device, host, expected, got, {{0, 0}, {0.001, 0}, {0.0005, 1e-6}, {1e-3, 1e-3}});
+        const auto [ints, other_ints] = int_outputs(n);
+        check_counts(out, device, host, ints, other_ints, {{1, 1}});
+    }
+}
+
+}  // namespace
+
+int main() {
+    if (const auto reason = missing_gpu()) {
+        std::printf("device checks skipped: no GPU (%s)\n", reason->c_str());
+        return kSkip;
+    }
+    checks out;
+    try {
+        const auto device = make_device_space();
+        const auto host = make_host_space();
+        check_generators(out, *device);
+        check_first_differences(out, *device, *host, (std::size_t{1} << 22) + 13);
+        check_first_differences(out, *device, *host, std::size_t{400'000'013});
+        check_counts(out, *device, *host);
+    } catch (const std::exception& e) {
+        out.report(false, "exception", e.what());
+    }
+    out.summarize();
+    return out.failed() == 0 ? 0 : 1;
+}
