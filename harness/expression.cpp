@@ -30,10 +30,25 @@ double evaluate(const std::string& expression, const scalar_values& scalars) {
 
 long long evaluate_count(const std::string& expression, const scalar_values& scalars) {
     const double value = evaluate(expression, scalars);
-    if (value < 0 || value != std::floor(value) || value > 9.0e15)
+    if (value < 0 || value != std::floor(value))
         throw expression_error(
             fmt::format("expression '{}' must be a whole non-negative number, got {}", expression, value));
+    if (value > static_cast<double>(max_count))
+        throw expression_error(fmt::format("expression '{}' = {} exceeds {}", expression, value, max_count));
     return static_cast<long long>(value);
+}
+
+std::set<std::string> variables_of(const std::string& expression) {
+    mu::Parser parser;
+    try {
+        parser.SetExpr(expression);
+        std::set<std::string> names;
+        // GetUsedVar parses with undefined variables allowed and lists them.
+        for (const auto& entry : parser.GetUsedVar()) names.insert(entry.first);
+        return names;
+    } catch (const mu::Parser::exception_type& error) {
+        throw expression_error(fmt::format("bad expression '{}': {}", expression, error.GetMsg()));
+    }
 }
 
 }  // namespace gpujudge

@@ -1,6 +1,7 @@
 #pragma once
 // Arithmetic expressions of a problem's scalar parameters ("4 * N + 4", "C - 1"), through muParser.
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -16,7 +17,14 @@ public:
 // Throws expression_error naming the expression and what is wrong with it.
 double evaluate(const std::string& expression, const scalar_values& scalars);
 
-// Evaluates and requires a whole, non-negative number (a shape extent or a count).
+// The largest count evaluate_count accepts: far past any GPU's memory, and far from overflowing.
+constexpr long long max_count = 9'000'000'000'000'000;
+
+// Evaluates and requires a whole number in [0, max_count] (a shape extent or a count).
 long long evaluate_count(const std::string& expression, const scalar_values& scalars);
+
+// The names of the variables an expression uses, without evaluating it; throws expression_error on
+// a syntax error.
+std::set<std::string> variables_of(const std::string& expression);
 
 }  // namespace gpujudge

@@ -4,8 +4,12 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <cmath>
 #include <fstream>
+#include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -55,11 +59,35 @@ const generator_spec& problem_spec::generator_for(const test_spec& test, const p
 
 std::size_t problem_spec::element_count(const parameter& pointer, const scalar_values& scalars) const {
     long long count = 1;
-    for (const auto& extent : pointer.shape) count *= evaluate_count(extent, scalars);
+    for (const auto& extent : pointer.shape) {
+        const long long extent_count = evaluate_count(extent, scalars);
+        if (extent_count != 0 && count > max_count / extent_count)
+            throw expression_error(
+                fmt::format("buffer '{}' would hold more than {} elements", pointer.name, max_count));
+        count *= extent_count;
+    }
     return static_cast<std::size_t>(count);
 }
 
 namespace {
+
+constexpr double kIntMin = -2147483648.0;
+constexpr double kIntMax = 2147483647.0;
+
+bool fits_int(double value) {
+    return value >= kIntMin && value <= kIntMax;
+}
+
+// NaN and the infinities as YAML spells them (.nan, .inf, -.inf), or C (nan, inf, -inf).
+std::optional<double> special_float(std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const bool negative = !text.empty() && text[0] == '-';
+    if (!text.empty() && (text[0] == '-' || text[0] == '+')) text.erase(0, 1);
+    if (!text.empty() && text[0] == '.') text.erase(0, 1);
+    if (text == "nan") return std::numeric_limits<double>::quiet_NaN();
+    if (text == "inf") return negative ? -HUGE_VAL : HUGE_VAL;
+    return std::nullopt;
+}
 
 // Reads one YAML document into a problem_spec, remembering where each error points.
 class spec_parser {
@@ -81,33 +109,25 @@ public:
         spec.yaml_path = path_;
         spec.title = text_of(require(root, "title"));
         spec.slug = text_of(require(root, "slug"));
+        spec.slug_line = line_of(root["slug"]);
         spec.difficulty = text_of(require(root, "difficulty"));
         if (spec.difficulty != "easy" && spec.difficulty != "medium" && spec.difficulty != "hard")
             fail(root["difficulty"], "difficulty must be easy, medium or hard");
 
         parse_signature(require(root, "signature"), spec);
         parse_constraints(require(root, "constraints"), spec);
-        if (root["conditions"]) {
-            const YAML::Node list = root["conditions"];
-            if (!list.IsSequence()) fail(list, "conditions must be a list of expressions");
-            for (const auto& item : list) spec.conditions.emplace_back(text_of(item), line_of(item));
-        }
-        if (root["inputs"]) parse_generators(root["inputs"], spec, spec.default_inputs, false);
-        parse_tolerance(root["tolerance"], root, spec);
-        if (root["time_limit_ms"]) {
-            spec.time_limit_ms = number_of(root["time_limit_ms"]);
-            if (spec.time_limit_ms <= 0) fail(root["time_limit_ms"], "time_limit_ms must be positive");
-        }
-        const YAML::Node metrics = require(root, "metrics");
-        check_keys(metrics, {"bytes", "flops"});
-        spec.bytes_expression = text_of(require(metrics, "bytes"));
-        spec.flops_expression = metrics["flops"] ? text_of(metrics["flops"]) : "0";
+        if (root["conditions"]) parse_conditions(root["conditions"], spec);
+        if (root["inputs"]) parse_generators(root["inputs"], spec, spec.default_inputs, "");
+        parse_tolerance(root["tolerance"], spec);
+        if (root["time_limit_ms"]) spec.time_limit_ms = time_limit_of(root["time_limit_ms"]);
+        parse_metrics(require(root, "metrics"), spec);
         parse_tests(require(root, "tests"), spec);
         return spec;
     }
 
 private:
     std::string path_;
+    std::set<std::string> scalars_;  // names the expressions may use
 
     [[noreturn]] void fail(int line, const std::string& message) const { throw spec_error(path_, line, message); }
     [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const {
@@ -147,31 +167,103 @@ private:
         }
     }
 
-    void parse_signature(const YAML::Node& list, problem_spec& spec) const {
+    // An expression of the scalars, checked where it is written: its syntax, and that every name in
+    // it is a scalar parameter. Its value is checked per test, once the scalars are known.
+    std::string expression_of(const YAML::Node& node, const std::string& what) const {
+        const std::string text = text_of(node);
+        std::set<std::string> names;
+        try {
+            names = variables_of(text);
+        } catch (const expression_error& error) {
+            fail(node, fmt::format("{}: {}", what, error.what()));
+        }
+        for (const auto& name : names)
+            if (!scalars_.count(name)) fail(node, fmt::format("{} uses unknown scalar '{}'", what, name));
+        return text;
+    }
+
+    // The value of an expression that names no scalar; nothing for one that does.
+    std::optional<double> constant_of(const YAML::Node& node, const std::string& what) const {
+        const std::string text = expression_of(node, what);
+        if (!variables_of(text).empty()) return std::nullopt;
+        try {
+            return evaluate(text, {});
+        } catch (const expression_error& error) {
+            fail(node, fmt::format("{}: {}", what, error.what()));
+        }
+    }
+
+    // One value of a literal list (examples, cycle): a number, or NaN and the infinities for floats.
+    double element_of(const YAML::Node& node, const parameter& param, const std::string& where) const {
+        const std::string text = text_of(node);
+        const std::optional<double> special = special_float(text);
+        const double value = special ? *special : number_of(node);
+        if (param.type == element_type::i32 && (special || value != std::floor(value) || !fits_int(value)))
+            fail(node, fmt::format("{}'{}' holds int: {} is not an int", where, param.name, text));
+        return value;
+    }
+
+    std::uint64_t seed_of(const YAML::Node& node) const {
+        const std::string text = text_of(node);
+        std::uint64_t seed = 0;
+        // Parsed as an integer: through double, seeds past 2^53 would round onto each other.
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+        if (text.empty() || error != std::errc() || end != text.data() + text.size())
+            fail(node, fmt::format("seed must be a whole number in [0, {}], not '{}'",
+                                   std::numeric_limits<std::uint64_t>::max(), text));
+        return seed;
+    }
+
+    double time_limit_of(const YAML::Node& node) const {
+        const std::string text = text_of(node);
+        double value = 0;
+        try {
+            value = evaluate(text, {});
+        } catch (const expression_error&) {
+            // The message below says what is wanted; muParser's says less.
+        }
+        if (!(value > 0) || !std::isfinite(value))
+            fail(node, fmt::format("time_limit_ms must be a positive, finite number, not '{}'", text));
+        return value;
+    }
+
+    void parse_signature(const YAML::Node& list, problem_spec& spec) {
         if (!list.IsSequence() || list.size() == 0) fail(list, "signature must be a non-empty list of parameters");
         for (const auto& item : list) {
-            check_keys(item, {"name", "type", "role", "shape"});
-            parameter param;
-            param.line = line_of(item);
-            param.name = text_of(require(item, "name"));
-            if (spec.find_parameter(param.name)) fail(item, fmt::format("duplicate parameter '{}'", param.name));
-            parse_type(require(item, "type"), param);
-            if (param.is_pointer) {
-                const std::string role = text_of(require(item, "role"));
-                if (role == "in") param.role = param_role::in;
-                else if (role == "out") param.role = param_role::out;
-                else if (role == "inout") param.role = param_role::inout;
-                else fail(item["role"], fmt::format("role must be in, out or inout, not '{}'", role));
-                if (param.is_const && param.role != param_role::in)
-                    fail(item["role"], fmt::format("const pointer '{}' must have role in", param.name));
-                const YAML::Node shape = require(item, "shape");
-                if (!shape.IsSequence() || shape.size() == 0) fail(shape, "shape must be a non-empty list");
-                for (const auto& extent : shape) param.shape.push_back(text_of(extent));
-            } else if (item["role"] || item["shape"]) {
-                fail(item, fmt::format("scalar parameter '{}' takes no role or shape", param.name));
-            }
-            spec.params.push_back(std::move(param));
+            spec.params.push_back(parse_parameter(item, spec));
+            if (!spec.params.back().is_pointer) scalars_.insert(spec.params.back().name);
         }
+        // Shapes may name scalars that come later in the signature: checked once all are known.
+        for (std::size_t i = 0; i < spec.params.size(); ++i) {
+            const parameter& param = spec.params[i];
+            if (!param.is_pointer) continue;
+            for (const auto& extent : list[i]["shape"]) expression_of(extent, fmt::format("shape of '{}'", param.name));
+        }
+    }
+
+    parameter parse_parameter(const YAML::Node& item, const problem_spec& spec) const {
+        check_keys(item, {"name", "type", "role", "shape"});
+        parameter param;
+        param.line = line_of(item);
+        param.name = text_of(require(item, "name"));
+        if (spec.find_parameter(param.name)) fail(item, fmt::format("duplicate parameter '{}'", param.name));
+        parse_type(require(item, "type"), param);
+        if (!param.is_pointer) {
+            if (item["role"] || item["shape"])
+                fail(item, fmt::format("scalar parameter '{}' takes no role or shape", param.name));
+            return param;
+        }
+        const std::string role = text_of(require(item, "role"));
+        if (role == "in") param.role = param_role::in;
+        else if (role == "out") param.role = param_role::out;
+        else if (role == "inout") param.role = param_role::inout;
+        else fail(item["role"], fmt::format("role must be in, out or inout, not '{}'", role));
+        if (param.is_const && param.role != param_role::in)
+            fail(item["role"], fmt::format("const pointer '{}' must have role in", param.name));
+        const YAML::Node shape = require(item, "shape");
+        if (!shape.IsSequence() || shape.size() == 0) fail(shape, "shape must be a non-empty list");
+        for (const auto& extent : shape) param.shape.push_back(text_of(extent));
+        return param;
     }
 
     void parse_type(const YAML::Node& node, parameter& param) const {
@@ -186,7 +278,8 @@ private:
         if (compact == "float") param.type = element_type::f32;
         else if (compact == "int") param.type = element_type::i32;
         else fail(node, fmt::format("unsupported type '{}' (use float, int, float*, int*, const float*, const int*)", text));
-        if (param.is_const && !param.is_pointer) fail(node, "a scalar parameter is passed by value: drop const");
+        if (param.is_const && !param.is_pointer)
+            fail(node, fmt::format("scalar parameter '{}' is passed by value: drop const", param.name));
     }
 
     void parse_constraints(const YAML::Node& map, problem_spec& spec) const {
@@ -196,21 +289,40 @@ private:
             const parameter* param = spec.find_parameter(name);
             if (!param || param->is_pointer)
                 fail(entry.first, fmt::format("constraint on '{}', which is not a scalar parameter", name));
-            if (!entry.second.IsSequence() || entry.second.size() != 2)
-                fail(entry.second, fmt::format("constraint on '{}' must be [min, max]", name));
-            spec.constraints[name] = {text_of(entry.second[0]), text_of(entry.second[1]), line_of(entry.second)};
+            spec.constraints[name] = parse_range(entry.second, *param);
         }
         for (const auto& param : spec.params)
             if (!param.is_pointer && !spec.constraints.count(param.name))
-                fail(map, fmt::format("scalar '{}' has no constraint", param.name));
+                fail(param.line, fmt::format("scalar '{}' has no constraint", param.name));
     }
 
-    generator_spec parse_generator(const YAML::Node& node, const parameter& param) const {
+    // Bounds that name no scalar are checked here; the others for each test.
+    range_spec parse_range(const YAML::Node& node, const parameter& param) const {
+        const std::string what = fmt::format("constraint on '{}'", param.name);
+        if (!node.IsSequence() || node.size() != 2) fail(node, fmt::format("{} must be [min, max]", what));
+        const char* bound_names[] = {"min", "max"};
+        std::optional<double> bounds[2];
+        for (int i = 0; i < 2; ++i) {
+            bounds[i] = constant_of(node[i], what);
+            if (param.type == element_type::i32 && bounds[i] && !fits_int(*bounds[i]))
+                fail(node[i], fmt::format("{}: {} {} does not fit in an int", what, bound_names[i], *bounds[i]));
+        }
+        if (bounds[0] && bounds[1] && *bounds[0] > *bounds[1])
+            fail(node, fmt::format("{}: min {} > max {}", what, *bounds[0], *bounds[1]));
+        return {text_of(node[0]), text_of(node[1]), line_of(node)};
+    }
+
+    void parse_conditions(const YAML::Node& list, problem_spec& spec) const {
+        if (!list.IsSequence()) fail(list, "conditions must be a list of expressions");
+        for (const auto& item : list) spec.conditions.emplace_back(expression_of(item, "condition"), line_of(item));
+    }
+
+    generator_spec parse_generator(const YAML::Node& node, const parameter& param, const std::string& where) const {
         generator_spec gen;
         gen.line = line_of(node);
         if (node.IsSequence()) {
             gen.kind = generator_kind::literal;
-            for (const auto& value : node) gen.values.push_back(number_of(value));
+            for (const auto& value : node) gen.values.push_back(element_of(value, param, where));
             return gen;
         }
         if (!node.IsMap() || node.size() != 1)
@@ -218,10 +330,11 @@ private:
                                    "(uniform, normal, integers, constant, cycle, ramp)", param.name));
         const auto kind = node.begin()->first.as<std::string>();
         const YAML::Node args = node.begin()->second;
+        const std::string what = fmt::format("{} of '{}'", kind, param.name);
         auto take_pair = [&](generator_kind k) {
             if (!args.IsSequence() || args.size() != 2) fail(args, fmt::format("{} takes [a, b]", kind));
             gen.kind = k;
-            gen.args = {text_of(args[0]), text_of(args[1])};
+            gen.args = {expression_of(args[0], what), expression_of(args[1], what)};
         };
         if (kind == "uniform") take_pair(generator_kind::uniform);
         else if (kind == "normal") take_pair(generator_kind::normal);
@@ -229,11 +342,11 @@ private:
         else if (kind == "ramp") take_pair(generator_kind::ramp);
         else if (kind == "constant") {
             gen.kind = generator_kind::constant;
-            gen.args = {text_of(args)};
+            gen.args = {expression_of(args, what)};
         } else if (kind == "cycle") {
             if (!args.IsSequence() || args.size() == 0) fail(args, "cycle takes a non-empty list");
             gen.kind = generator_kind::cycle;
-            for (const auto& value : args) gen.values.push_back(number_of(value));
+            for (const auto& value : args) gen.values.push_back(element_of(value, param, where));
         } else {
             fail(node, fmt::format("unknown generator '{}' for input '{}' (expected uniform, normal, integers, "
                                    "constant, cycle or ramp)", kind, param.name));
@@ -243,22 +356,23 @@ private:
         return gen;
     }
 
+    // The problem's default generators (where == "") or a test's own, which may be literal lists.
     void parse_generators(const YAML::Node& map, const problem_spec& spec, std::map<std::string, generator_spec>& out,
-                          bool allow_literals) const {
+                          const std::string& where) const {
         if (!map.IsMap()) fail(map, "inputs must map each input buffer to a generator");
         for (const auto& entry : map) {
             const auto name = entry.first.as<std::string>();
             const parameter* param = spec.find_parameter(name);
             if (!param || !param->is_input())
                 fail(entry.first, fmt::format("'{}' is not an input buffer of solve", name));
-            generator_spec gen = parse_generator(entry.second, *param);
-            if (gen.kind == generator_kind::literal && !allow_literals)
+            generator_spec gen = parse_generator(entry.second, *param, where);
+            if (gen.kind == generator_kind::literal && where.empty())
                 fail(entry.second, fmt::format("default input '{}' cannot be a literal list", name));
             out[name] = std::move(gen);
         }
     }
 
-    void parse_tolerance(const YAML::Node& map, const YAML::Node& root, problem_spec& spec) const {
+    void parse_tolerance(const YAML::Node& map, problem_spec& spec) const {
         if (map) {
             if (!map.IsMap()) fail(map, "tolerance must map each float output to {atol, rtol}");
             for (const auto& entry : map) {
@@ -267,15 +381,22 @@ private:
                 if (!param || !param->is_output() || param->type != element_type::f32)
                     fail(entry.first, fmt::format("tolerance for '{}', which is not a float output", name));
                 check_keys(entry.second, {"atol", "rtol"});
+                const std::string what = fmt::format("tolerance of '{}'", name);
                 tolerance_spec tol;
-                if (entry.second["atol"]) tol.atol = text_of(entry.second["atol"]);
-                if (entry.second["rtol"]) tol.rtol = text_of(entry.second["rtol"]);
+                if (entry.second["atol"]) tol.atol = expression_of(entry.second["atol"], what);
+                if (entry.second["rtol"]) tol.rtol = expression_of(entry.second["rtol"], what);
                 spec.tolerance[name] = tol;
             }
         }
         for (const auto& param : spec.params)
             if (param.is_output() && param.type == element_type::f32 && !spec.tolerance.count(param.name))
-                fail(map ? map : root, fmt::format("float output '{}' needs a tolerance", param.name));
+                fail(param.line, fmt::format("float output '{}' needs a tolerance", param.name));
+    }
+
+    void parse_metrics(const YAML::Node& metrics, problem_spec& spec) const {
+        check_keys(metrics, {"bytes", "flops"});
+        spec.bytes_expression = expression_of(require(metrics, "bytes"), "metrics 'bytes'");
+        spec.flops_expression = metrics["flops"] ? expression_of(metrics["flops"], "metrics 'flops'") : "0";
     }
 
     void parse_tests(const YAML::Node& map, problem_spec& spec) const {
@@ -293,7 +414,7 @@ private:
             std::uint64_t position = 0;
             for (const auto& item : list) {
                 test_spec test = parse_test(item, kind, spec);
-                test.seed = item["seed"] ? static_cast<std::uint64_t>(number_of(item["seed"])) : position;
+                test.seed = item["seed"] ? seed_of(item["seed"]) : position;
                 ++position;
                 if (!names.insert(test.name).second) fail(item, fmt::format("duplicate test name '{}'", test.name));
                 check_test(test, spec);
@@ -309,76 +430,49 @@ private:
         test.kind = kind;
         test.line = line_of(item);
         test.name = text_of(require(item, "name"));
-        const YAML::Node scalars = require(item, "scalars");
+        const std::string where = fmt::format("test '{}': ", test.name);
+        parse_test_scalars(require(item, "scalars"), spec, where, test);
+        if (item["inputs"]) parse_generators(item["inputs"], spec, test.inputs, where);
+        if (kind == test_kind::example) parse_expected(require(item, "expected"), spec, where, test);
+        return test;
+    }
+
+    void parse_test_scalars(const YAML::Node& scalars, const problem_spec& spec, const std::string& where,
+                            test_spec& test) const {
         if (!scalars.IsMap()) fail(scalars, "scalars must map each scalar parameter to a value");
         for (const auto& entry : scalars) {
             const auto name = entry.first.as<std::string>();
             const parameter* param = spec.find_parameter(name);
             if (!param || param->is_pointer) fail(entry.first, fmt::format("'{}' is not a scalar parameter", name));
-            test.scalars[name] = number_of(entry.second);
+            const double value = number_of(entry.second);
+            if (param->type == element_type::i32 && value != std::floor(value))
+                fail(entry.second, fmt::format("{}{} = {} is not a whole number", where, name, value));
+            if (param->type == element_type::i32 && !fits_int(value))
+                fail(entry.second, fmt::format("{}{} = {} does not fit in an int", where, name, value));
+            test.scalars[name] = value;
         }
-        if (item["inputs"]) parse_generators(item["inputs"], spec, test.inputs, true);
-        if (kind == test_kind::example) {
-            const YAML::Node expected = require(item, "expected");
-            if (!expected.IsMap()) fail(expected, "expected must map each output to its values");
-            for (const auto& entry : expected) {
-                const auto name = entry.first.as<std::string>();
-                const parameter* param = spec.find_parameter(name);
-                if (!param || !param->is_output()) fail(entry.first, fmt::format("'{}' is not an output of solve", name));
-                if (!entry.second.IsSequence()) fail(entry.second, fmt::format("expected '{}' must be a list", name));
-                for (const auto& value : entry.second) test.expected[name].push_back(number_of(value));
-            }
-        }
-        return test;
     }
 
-    // Every check that needs a test's scalars: ranges, conditions, shapes, literal lengths.
+    void parse_expected(const YAML::Node& expected, const problem_spec& spec, const std::string& where,
+                        test_spec& test) const {
+        if (!expected.IsMap()) fail(expected, "expected must map each output to its values");
+        for (const auto& entry : expected) {
+            const auto name = entry.first.as<std::string>();
+            const parameter* param = spec.find_parameter(name);
+            if (!param || !param->is_output()) fail(entry.first, fmt::format("'{}' is not an output of solve", name));
+            if (!entry.second.IsSequence()) fail(entry.second, fmt::format("expected '{}' must be a list", name));
+            for (const auto& value : entry.second) test.expected[name].push_back(element_of(value, *param, where));
+        }
+    }
+
+    // Every check that needs a test's scalars: ranges, conditions, shapes, literal lengths, and the
+    // values of the expressions (finite, whole where they count).
     void check_test(const test_spec& test, const problem_spec& spec) const {
-        const int line = test.line;
         const std::string where = fmt::format("test '{}'", test.name);
         try {
-            for (const auto& param : spec.params) {
-                if (param.is_pointer) continue;
-                auto it = test.scalars.find(param.name);
-                if (it == test.scalars.end()) fail(line, fmt::format("{}: missing scalar '{}'", where, param.name));
-                const double value = it->second;
-                if (param.type == element_type::i32 && value != std::floor(value))
-                    fail(line, fmt::format("{}: scalar '{}' must be a whole number", where, param.name));
-                const range_spec& range = spec.constraints.at(param.name);
-                const double lo = evaluate(range.min, test.scalars);
-                const double hi = evaluate(range.max, test.scalars);
-                if (value < lo || value > hi)
-                    fail(line, fmt::format("{}: {} = {} is outside its constraint [{}, {}]", where, param.name,
-                                           value, range.min, range.max));
-            }
-            for (const auto& [condition, condition_line] : spec.conditions)
-                if (evaluate(condition, test.scalars) == 0.0)
-                    fail(line, fmt::format("{}: condition '{}' does not hold", where, condition));
-            for (const auto& param : spec.params) {
-                if (!param.is_pointer) continue;
-                const std::size_t count = spec.element_count(param, test.scalars);
-                if (count == 0) fail(line, fmt::format("{}: buffer '{}' has no elements", where, param.name));
-                if (param.is_input()) {
-                    const bool has_own = test.inputs.count(param.name) > 0;
-                    if (test.kind == test_kind::example && !has_own)
-                        fail(line, fmt::format("{}: example needs literal values for '{}'", where, param.name));
-                    if (!has_own && !spec.default_inputs.count(param.name))
-                        fail(line, fmt::format("{}: no generator for input '{}'", where, param.name));
-                    const generator_spec& gen = spec.generator_for(test, param);
-                    if (gen.kind == generator_kind::literal && gen.values.size() != count)
-                        fail(gen.line, fmt::format("{}: '{}' has {} values but its shape holds {}", where, param.name,
-                                                   gen.values.size(), count));
-                    for (const auto& arg : gen.args) evaluate(arg, test.scalars);
-                }
-                if (test.kind == test_kind::example && param.is_output()) {
-                    auto it = test.expected.find(param.name);
-                    if (it == test.expected.end())
-                        fail(line, fmt::format("{}: example needs expected values for '{}'", where, param.name));
-                    if (it->second.size() != count)
-                        fail(line, fmt::format("{}: expected '{}' has {} values but its shape holds {}", where,
-                                               param.name, it->second.size(), count));
-                }
-            }
+            check_scalars(test, spec, where);
+            for (const auto& param : spec.params)
+                if (param.is_pointer) check_buffer(test, spec, param, where);
             for (const auto& [name, tol] : spec.tolerance) {
                 evaluate(tol.atol, test.scalars);
                 evaluate(tol.rtol, test.scalars);
@@ -386,7 +480,51 @@ private:
             evaluate(spec.bytes_expression, test.scalars);
             evaluate(spec.flops_expression, test.scalars);
         } catch (const expression_error& error) {
-            fail(line, fmt::format("{}: {}", where, error.what()));
+            fail(test.line, fmt::format("{}: {}", where, error.what()));
+        }
+    }
+
+    void check_scalars(const test_spec& test, const problem_spec& spec, const std::string& where) const {
+        // All present before any bound is evaluated: a bound may name a later scalar.
+        for (const auto& param : spec.params)
+            if (!param.is_pointer && !test.scalars.count(param.name))
+                fail(test.line, fmt::format("{}: missing scalar '{}'", where, param.name));
+        for (const auto& param : spec.params) {
+            if (param.is_pointer) continue;
+            const double value = test.scalars.at(param.name);
+            const range_spec& range = spec.constraints.at(param.name);
+            if (value < evaluate(range.min, test.scalars) || value > evaluate(range.max, test.scalars))
+                fail(test.line, fmt::format("{}: {} = {} is outside its constraint [{}, {}]", where, param.name, value,
+                                            range.min, range.max));
+        }
+        for (const auto& [condition, condition_line] : spec.conditions)
+            if (evaluate(condition, test.scalars) == 0.0)
+                fail(test.line, fmt::format("{}: condition '{}' does not hold", where, condition));
+    }
+
+    void check_buffer(const test_spec& test, const problem_spec& spec, const parameter& param,
+                      const std::string& where) const {
+        const std::size_t count = spec.element_count(param, test.scalars);
+        if (count == 0) fail(test.line, fmt::format("{}: buffer '{}' has no elements", where, param.name));
+        if (param.is_input()) {
+            const bool has_own = test.inputs.count(param.name) > 0;
+            if (test.kind == test_kind::example && !has_own)
+                fail(test.line, fmt::format("{}: example needs literal values for '{}'", where, param.name));
+            if (!has_own && !spec.default_inputs.count(param.name))
+                fail(test.line, fmt::format("{}: no generator for input '{}'", where, param.name));
+            const generator_spec& gen = spec.generator_for(test, param);
+            if (gen.kind == generator_kind::literal && gen.values.size() != count)
+                fail(gen.line, fmt::format("{}: '{}' has {} values but its shape holds {}", where, param.name,
+                                           gen.values.size(), count));
+            for (const auto& arg : gen.args) evaluate(arg, test.scalars);
+        }
+        if (test.kind == test_kind::example && param.is_output()) {
+            auto it = test.expected.find(param.name);
+            if (it == test.expected.end())
+                fail(test.line, fmt::format("{}: example needs expected values for '{}'", where, param.name));
+            if (it->second.size() != count)
+                fail(test.line, fmt::format("{}: expected '{}' has {} values but its shape holds {}", where, param.name,
+                                            it->second.size(), count));
         }
     }
 };
@@ -408,7 +546,8 @@ problem_spec load_problem(const std::filesystem::path& dir) {
     const std::string folder = std::filesystem::absolute(dir).lexically_normal().filename().string();
     const std::string folder_name = folder.empty() ? dir.parent_path().filename().string() : folder;
     if (spec.slug != folder_name)
-        throw spec_error(path.string(), 1, fmt::format("slug '{}' must equal the folder name '{}'", spec.slug, folder_name));
+        throw spec_error(path.string(), spec.slug_line,
+                         fmt::format("slug '{}' must equal the folder name '{}'", spec.slug, folder_name));
     return spec;
 }
 

@@ -67,6 +67,7 @@ struct problem_spec {
     std::string yaml_path;  // as shown in messages
     std::string title;
     std::string slug;
+    int slug_line = 0;  // load_problem checks the slug against the folder after parsing
     std::string difficulty;
     std::vector<parameter> params;
     std::map<std::string, range_spec> constraints;
@@ -83,7 +84,8 @@ struct problem_spec {
     std::string prototype(const std::string& function = "solve") const;
     // The generator for an input of a test: the test's own, else the problem's default.
     const generator_spec& generator_for(const test_spec& test, const parameter& input) const;
-    // Number of elements of a pointer parameter for a test's scalars.
+    // Number of elements of a pointer parameter for a test's scalars; throws expression_error past
+    // max_count.
     std::size_t element_count(const parameter& pointer, const scalar_values& scalars) const;
 };
 

@@ -93,6 +93,13 @@ TEST_CASE("validate refuses a malformed problem.yaml with its line", "[cli]") {
     CHECK(contains(result.output, "broken/problem.yaml:11: end of sequence flow not found"));
 }
 
+TEST_CASE("validate refuses a broken problem folder with the error's own line", "[cli]") {
+    const std::string dir = kFixtures + "/broken_problems/shape_unknown_scalar";
+    const auto result = gpujudge_cli({"validate", dir});
+    CHECK(result.exit.code == exit_invalid_problem);
+    CHECK(contains(result.output, "  " + dir + "/problem.yaml:6: shape of 'input' uses unknown scalar 'M'\n"));
+}
+
 TEST_CASE("validate checks a problem's reference against its examples", "[cli]") {
     const auto result = gpujudge_cli({"validate", kFixtures + "/problems/tiny_sum"});
     CHECK(result.exit.code == exit_accepted);

@@ -3,6 +3,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
 using namespace gpujudge;
 
 namespace {
@@ -34,6 +39,12 @@ tests:
 
 std::string replaced(const std::string& from, const std::string& to) {
     std::string text = kValid;
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
     const auto at = text.find(from);
     REQUIRE(at != std::string::npos);
     return text.replace(at, from.size(), to);
@@ -80,8 +91,104 @@ TEST_CASE("malformed problem.yaml files are refused with their line", "[spec]") 
           "problem.yaml:11: unknown generator 'gaussian' for input 'input' (expected uniform, normal, integers, "
           "constant, cycle or ramp)");
     CHECK(error_of(replaced("name: small", "name: ex")) == "problem.yaml:22: duplicate test name 'ex'");
+}
+
+TEST_CASE("expressions are checked where they are written, against the scalar names", "[spec]") {
+    CHECK(error_of(replaced("shape: [N]", "shape: [M]")) == "problem.yaml:5: shape of 'input' uses unknown scalar 'M'");
     CHECK(error_of(replaced("shape: [N]", "shape: [N +]")) ==
-          "problem.yaml:17: test 'ex': bad expression 'N +': Unexpected end of expression at position 4");
+          "problem.yaml:5: shape of 'input': bad expression 'N +': Unexpected end of expression at position 4");
+    CHECK(error_of(replaced("N: [1, 1000]", "N: [1, M]")) ==
+          "problem.yaml:9: constraint on 'N' uses unknown scalar 'M'");
+    CHECK(error_of(replaced("N: [1, 1000]", "N: [10, 5]")) == "problem.yaml:9: constraint on 'N': min 10 > max 5");
+    CHECK(error_of(replaced("inputs:\n  input", "conditions: [\"N < M\"]\ninputs:\n  input")) ==
+          "problem.yaml:10: condition uses unknown scalar 'M'");
+    CHECK(error_of(replaced("{uniform: [-1, 1]}", "{uniform: [-1, M]}")) ==
+          "problem.yaml:11: uniform of 'input' uses unknown scalar 'M'");
+    CHECK(
+        error_of(replaced("atol: \"N * 6e-8\"", "atol: \"N * 6e-8 *\"")) ==
+        "problem.yaml:13: tolerance of 'output': bad expression 'N * 6e-8 *': Unexpected end of expression at position "
+        "11");
+    CHECK(error_of(replaced("rtol: 1e-5", "rtol: eps")) ==
+          "problem.yaml:13: tolerance of 'output' uses unknown scalar 'eps'");
+    CHECK(error_of(replaced("bytes: \"4 * N + 4\"", "bytes: \"4 * M\"")) ==
+          "problem.yaml:14: metrics 'bytes' uses unknown scalar 'M'");
+    // A buffer is no scalar: its name in a shape is refused like any unknown one.
+    CHECK(error_of(replaced("shape: [1]", "shape: [input]")) ==
+          "problem.yaml:6: shape of 'output' uses unknown scalar 'input'");
+    // Shapes may name a scalar declared after the buffer.
+    CHECK_NOTHROW(parse_problem(kValid, "problem.yaml"));
+}
+
+TEST_CASE("per-test values of the expressions are checked at the test's line", "[spec]") {
+    CHECK(error_of(replaced("N: [1, 1000]", "N: [1, \"1000 / (N - 2)\"]")) ==
+          "problem.yaml:17: test 'ex': expression '1000 / (N - 2)' is not finite");
+    const problem_spec spec = parse_problem(kValid, "problem.yaml");
+    parameter cube = *spec.find_parameter("input");
+    cube.shape = {"N", "N", "N"};
+    CHECK(spec.element_count(cube, {{"N", 2e5}}) == 8'000'000'000'000'000ull);
+    CHECK_THROWS_WITH(spec.element_count(cube, {{"N", 1e6}}),
+                      "buffer 'input' would hold more than 9000000000000000 elements");
+}
+
+TEST_CASE("int scalars must fit in an int", "[spec]") {
+    CHECK(error_of(replaced("N: [1, 1000]", "N: [1, 1e12]")) ==
+          "problem.yaml:9: constraint on 'N': max 1000000000000 does not fit in an int");
+    CHECK(error_of(replaced("N: [1, 1000]", "N: [-2147483649, 1000]")) ==
+          "problem.yaml:9: constraint on 'N': min -2147483649 does not fit in an int");
+    CHECK(error_of(replaced("{N: 5}", "{N: 1e12}")) ==
+          "problem.yaml:22: test 'small': N = 1000000000000 does not fit in an int");
+    CHECK(error_of(replaced("{N: 5}", "{N: 2.5}")) == "problem.yaml:22: test 'small': N = 2.5 is not a whole number");
+    CHECK_NOTHROW(parse_problem(replaced("N: [1, 1000]", "N: [1, 2147483647]"), "problem.yaml"));
+}
+
+TEST_CASE("seeds are whole numbers up to 2^64 - 1, read without rounding", "[spec]") {
+    CHECK(error_of(replaced("seed: 3", "seed: 99999999999999999999999")) ==
+          "problem.yaml:22: seed must be a whole number in [0, 18446744073709551615], not '99999999999999999999999'");
+    CHECK(error_of(replaced("seed: 3", "seed: -1")) ==
+          "problem.yaml:22: seed must be a whole number in [0, 18446744073709551615], not '-1'");
+    CHECK(error_of(replaced("seed: 3", "seed: 1.5")) ==
+          "problem.yaml:22: seed must be a whole number in [0, 18446744073709551615], not '1.5'");
+    const problem_spec spec = parse_problem(replaced("seed: 3", "seed: 18446744073709551615"), "problem.yaml");
+    CHECK(spec.tests[1].seed == 18446744073709551615ull);
+    // Through double, this seed would read as 2^53.
+    CHECK(parse_problem(replaced("seed: 3", "seed: 9007199254740993"), "problem.yaml").tests[1].seed ==
+          9007199254740993ull);
+}
+
+TEST_CASE("time_limit_ms is positive and finite", "[spec]") {
+    const std::string with_limit = replaced("metrics:", "time_limit_ms: 0\nmetrics:");
+    CHECK(error_of(with_limit) == "problem.yaml:14: time_limit_ms must be a positive, finite number, not '0'");
+    CHECK(error_of(replaced(with_limit, "time_limit_ms: 0", "time_limit_ms: .inf")) ==
+          "problem.yaml:14: time_limit_ms must be a positive, finite number, not '.inf'");
+    CHECK(parse_problem(replaced(with_limit, "time_limit_ms: 0", "time_limit_ms: 250"), "problem.yaml").time_limit_ms ==
+          250);
+}
+
+TEST_CASE("examples may hold NaN and infinities for floats, in YAML's or C's spelling", "[spec]") {
+    const problem_spec spec = parse_problem(
+        replaced(replaced("input: [1, 2]", "input: [.nan, -.inf]"), "output: [3]", "output: [nan]"), "problem.yaml");
+    const auto& input = spec.tests[0].inputs.at("input").values;
+    CHECK(std::isnan(input[0]));
+    CHECK(input[1] == -HUGE_VAL);
+    CHECK(std::isnan(spec.tests[0].expected.at("output")[0]));
+    CHECK(parse_problem(replaced("output: [3]", "output: [.Inf]"), "problem.yaml").tests[0].expected.at("output")[0] ==
+          HUGE_VAL);
+    CHECK(parse_problem(replaced("output: [3]", "output: [-inf]"), "problem.yaml").tests[0].expected.at("output")[0] ==
+          -HUGE_VAL);
+}
+
+TEST_CASE("int buffers take whole numbers only", "[spec]") {
+    const std::string ints = replaced(replaced(kValid, "type: const float*", "type: const int*"), "{uniform: [-1, 1]}",
+                                      "{integers: [-1, 1]}");
+    CHECK_NOTHROW(parse_problem(ints, "problem.yaml"));
+    CHECK(error_of(replaced(ints, "input: [1, 2]", "input: [1, .nan]")) ==
+          "problem.yaml:19: test 'ex': 'input' holds int: .nan is not an int");
+    CHECK(error_of(replaced(ints, "input: [1, 2]", "input: [-inf, 2]")) ==
+          "problem.yaml:19: test 'ex': 'input' holds int: -inf is not an int");
+    CHECK(error_of(replaced(ints, "input: [1, 2]", "input: [1, 2.5]")) ==
+          "problem.yaml:19: test 'ex': 'input' holds int: 2.5 is not an int");
+    CHECK(error_of(replaced(ints, "input: [1, 2]", "input: [1, 3000000000]")) ==
+          "problem.yaml:19: test 'ex': 'input' holds int: 3000000000 is not an int");
 }
 
 TEST_CASE("conditions and constraint expressions are checked per test", "[spec]") {
@@ -91,6 +198,39 @@ TEST_CASE("conditions and constraint expressions are checked per test", "[spec]"
 
 TEST_CASE("a missing problem.yaml names the file", "[spec]") {
     CHECK_THROWS_WITH(load_problem("/nonexistent/sum"), "/nonexistent/sum/problem.yaml: cannot read the file");
+}
+
+TEST_CASE("a slug that is not the folder's name is refused at the slug's line", "[spec]") {
+    const std::string dir = GPUJUDGE_TEST_FIXTURES "/broken_problems/slug_mismatch";
+    CHECK_THROWS_WITH(load_problem(dir),
+                      dir + "/problem.yaml:3: slug 'tiny_sum' must equal the folder name 'slug_mismatch'");
+}
+
+// tests/fixtures/broken_problems/<variant>/: a copy of tiny_sum whose problem.yaml has one mistake, and
+// expected_error.txt, the first line of the error with the path relative to the variant's folder
+// ("problem.yaml:LINE: message").
+TEST_CASE("every broken problem is refused with its message", "[spec]") {
+    std::vector<std::filesystem::path> variants;
+    for (const auto& entry : std::filesystem::directory_iterator(GPUJUDGE_TEST_FIXTURES "/broken_problems"))
+        variants.push_back(entry.path());
+    std::sort(variants.begin(), variants.end());
+    CHECK(variants.size() >= 22);
+    for (const auto& dir : variants) {
+        INFO(dir.filename().string());
+        std::ifstream file(dir / "expected_error.txt");
+        std::string expected;
+        std::getline(file, expected);
+        REQUIRE(!expected.empty());
+        std::string error = "no error";
+        try {
+            load_problem(dir);
+        } catch (const spec_error& thrown) {
+            error = thrown.what();
+        }
+        const std::string prefix = dir.string() + "/";
+        if (error.rfind(prefix, 0) == 0) error.erase(0, prefix.size());
+        CHECK(error == expected);
+    }
 }
 
 TEST_CASE("every shipped problem parses", "[spec][catalog]") {
