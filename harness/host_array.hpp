@@ -12,7 +12,8 @@ namespace gpujudge {
 class host_array {
 public:
     host_array() = default;
-    host_array(element_type type, std::size_t num_items) : type_(type), num_items_(num_items), bytes_(num_items * 4) {}
+    host_array(element_type type, std::size_t num_items)
+        : type_(type), num_items_(num_items), bytes_(num_items * element_size(type)) {}
 
     element_type type() const { return type_; }
     std::size_t size() const { return num_items_; }
@@ -33,9 +34,10 @@ public:
     }
     std::uint32_t bits(std::size_t i) const {
         std::uint32_t word;
-        std::memcpy(&word, bytes_.data() + 4 * i, 4);
+        std::memcpy(&word, bytes_.data() + sizeof word * i, sizeof word);
         return word;
     }
+    void set_bits(std::size_t i, std::uint32_t word) { std::memcpy(bytes_.data() + sizeof word * i, &word, sizeof word); }
 
 private:
     element_type type_ = element_type::f32;

@@ -1,12 +1,19 @@
 #include "judged_call.hpp"
 
 #include "poison.hpp"
+#include "test_data.hpp"
 
 #include <fmt/format.h>
 
-#include <cstring>
-
 namespace gpujudge {
+
+void copy_into_space(expected_outputs& expected, memory_space& space) {
+    for (const auto& [name, values] : expected.values) {
+        guarded_buffer copy(space, values.size_bytes());
+        space.upload(copy.data(), values.data(), values.size_bytes());
+        expected.in_space.emplace(name, std::move(copy));
+    }
+}
 
 buffer_set::buffer_set(const problem_spec& spec, memory_space& space, const scalar_values& scalars)
     : spec_(&spec), space_(&space), pointers_(spec.params.size(), nullptr) {
@@ -26,21 +33,10 @@ const guarded_buffer& buffer_set::at(const std::string& name) const {
     throw std::out_of_range(name);
 }
 
-void buffer_set::load(const test_data& data) {
-    for (auto& [param, buffer] : buffers_)
-        if (param->is_input()) space_->upload(buffer.data(), data.inputs.at(param->name).data(), buffer.size_bytes());
-    reset_outputs_and_guards();
-}
-
-void buffer_set::load_from(const std::map<std::string, const void*>& sources) {
-    for (auto& [param, buffer] : buffers_)
-        if (param->is_input()) space_->copy(buffer.data(), sources.at(param->name), buffer.size_bytes());
-    reset_outputs_and_guards();
-}
-
-void buffer_set::reset_outputs_and_guards() {
+void buffer_set::load_from(const buffer_sources& sources) {
     for (auto& [param, buffer] : buffers_) {
-        if (param->role == param_role::out) space_->fill(buffer.data(), poison_byte(param->type), buffer.size_bytes());
+        if (param->is_input()) space_->copy(buffer.data(), sources.at(param->name), buffer.size_bytes());
+        else space_->fill(buffer.data(), poison_byte(param->type), buffer.size_bytes());
         buffer.arm_guards();
     }
 }
@@ -52,8 +48,8 @@ host_array buffer_set::download(const parameter& param) const {
     return values;
 }
 
-std::map<std::string, host_array> buffer_set::download_outputs() const {
-    std::map<std::string, host_array> outputs;
+named_arrays buffer_set::download_outputs() const {
+    named_arrays outputs;
     for (const auto& [param, buffer] : buffers_)
         if (param->is_output()) outputs.emplace(param->name, download(*param));
     return outputs;
@@ -73,20 +69,47 @@ call_outcome call_solve(const c_function& solve, const buffer_set& buffers, cons
 
 namespace {
 
-// The first element of an input that solve changed, if any.
-std::optional<std::string> find_changed_input(const parameter& param, const host_array& original,
-                                              const host_array& now, const scalar_values& scalars) {
-    if (std::memcmp(original.data(), now.data(), original.size_bytes()) == 0) return std::nullopt;
-    std::size_t i = 0;
-    while (original.bits(i) == now.bits(i)) ++i;
+double element_value(memory_space& space, const void* base, std::size_t index, element_type type) {
+    host_array one(type, 1);
+    space.download(one.data(), static_cast<const char*>(base) + index * element_size(type), element_size(type));
+    return one.value(0);
+}
+
+// The first element of a `const` input that solve changed, if any, found where the buffers live.
+std::optional<std::string> find_changed_input(memory_space& space, const parameter& param, const void* now,
+                                              const void* original, std::size_t bytes, const scalar_values& scalars) {
+    const auto offset = space.first_difference(original, now, bytes);
+    if (!offset) return std::nullopt;
+    const std::size_t i = *offset / element_size(param.type);
     const std::string where = format_coordinates(coordinates_of(i, extents_of(param, scalars)));
     return fmt::format("solve wrote into the {}input '{}': {}[{}] was {:.9g}, now {:.9g}",
-                       param.is_const ? "const " : "", param.name, param.name, where, original.value(i), now.value(i));
+                       param.is_const ? "const " : "", param.name, param.name, where,
+                       element_value(space, original, i, param.type), element_value(space, now, i, param.type));
+}
+
+// Outputs that differ from the expected ones; checked where a copy of them lives, else on the host.
+std::vector<comparison> check_outputs(const problem_spec& spec, memory_space& space, const buffer_set& buffers,
+                                      const scalar_values& scalars, const expected_outputs& expected) {
+    std::vector<comparison> failures;
+    for (const auto& param : spec.params) {
+        if (!param.is_pointer || !param.is_output()) continue;
+        const tolerance tol = tolerance_for(spec, param, scalars);
+        const guarded_buffer& got = buffers.at(param.name);
+        if (auto copy = expected.in_space.find(param.name); copy != expected.in_space.end()) {
+            const std::size_t count = got.size_bytes() / element_size(param.type);
+            if (space.count_mismatches(copy->second.data(), got.data(), param.type, count, tol) == 0) continue;
+        }
+        comparison result = compare_output(param.name, expected.values.at(param.name), buffers.download(param), tol,
+                                           extents_of(param, scalars));
+        if (!result.passed()) failures.push_back(std::move(result));
+    }
+    return failures;
 }
 
 }  // namespace
 
-call_outcome check_call(const problem_spec& spec, const buffer_set& buffers, const test_data& data) {
+call_outcome check_call(const problem_spec& spec, memory_space& space, const buffer_set& buffers,
+                        const scalar_values& scalars, const buffer_sources& sources, const expected_outputs& expected) {
     call_outcome outcome;
     for (const auto& param : spec.params) {
         if (!param.is_pointer) continue;
@@ -97,29 +120,22 @@ call_outcome check_call(const problem_spec& spec, const buffer_set& buffers, con
         }
     }
     for (const auto& param : spec.params) {
-        if (!param.is_pointer || param.role != param_role::in || !data.inputs.count(param.name)) continue;
-        if (auto change = find_changed_input(param, data.inputs.at(param.name), buffers.download(param), data.scalars)) {
+        if (!param.is_pointer || param.role != param_role::in) continue;
+        const guarded_buffer& buffer = buffers.at(param.name);
+        if (auto change = find_changed_input(space, param, buffer.data(), sources.at(param.name), buffer.size_bytes(),
+                                             scalars)) {
             outcome.result = verdict::memory_violation;
             outcome.message = *change;
             return outcome;
         }
     }
-    outcome.mismatches = compare_outputs(spec, data, buffers.download_outputs());
+    outcome.mismatches = check_outputs(spec, space, buffers, scalars, expected);
     if (!outcome.mismatches.empty()) {
         outcome.result = verdict::wrong_answer;
         for (const auto& mismatch : outcome.mismatches)
             outcome.message += (outcome.message.empty() ? "" : "\n") + mismatch.describe();
     }
     return outcome;
-}
-
-call_outcome judge_call(const problem_spec& spec, memory_space& space, const c_function& solve,
-                        const test_data& data, call_listener& listener) {
-    buffer_set buffers(spec, space, data.scalars);
-    buffers.load(data);
-    call_outcome outcome = call_solve(solve, buffers, data.scalars, space, listener);
-    if (outcome.result != verdict::accepted) return outcome;
-    return check_call(spec, buffers, data);
 }
 
 }  // namespace gpujudge

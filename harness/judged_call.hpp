@@ -5,9 +5,10 @@
 #include "call_listener.hpp"
 #include "compare.hpp"
 #include "guarded_buffer.hpp"
-#include "test_data.hpp"
+#include "output_file.hpp"
 #include "verdict.hpp"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,17 @@ struct call_outcome {
     bool context_lost = false;
 };
 
+using buffer_sources = std::map<std::string, const void*>;
+
+// What a call's outputs must be: host values (for the message), and copies in the call's memory
+// space where many calls are checked against them (timed runs): the check runs there, and the
+// outputs are downloaded only when they differ.
+struct expected_outputs {
+    named_arrays values;
+    std::map<std::string, guarded_buffer> in_space;
+};
+void copy_into_space(expected_outputs& expected, memory_space& space);
+
 // One guarded buffer for every pointer parameter, sized for a test's scalars.
 class buffer_set {
 public:
@@ -28,14 +40,10 @@ public:
     const std::vector<void*>& pointers() const { return pointers_; }
     const guarded_buffer& at(const std::string& name) const;
 
-    // Copies the inputs in, poisons the outputs and arms every guard.
-    void load(const test_data& data);
-    // Fills the inputs from other buffers of the same space instead of from the host.
-    void load_from(const std::map<std::string, const void*>& sources);
-    // Poisons the outputs and arms every guard.
-    void reset_outputs_and_guards();
+    // Fills the inputs from buffers of the same space, poisons the outputs and arms every guard.
+    void load_from(const buffer_sources& sources);
     host_array download(const parameter& param) const;
-    std::map<std::string, host_array> download_outputs() const;
+    named_arrays download_outputs() const;
 
 private:
     const problem_spec* spec_;
@@ -48,11 +56,8 @@ private:
 call_outcome call_solve(const c_function& solve, const buffer_set& buffers, const scalar_values& scalars,
                         memory_space& space, call_listener& listener);
 
-// Guards, unchanged inputs (when `data` still holds them), then outputs against the reference.
-call_outcome check_call(const problem_spec& spec, const buffer_set& buffers, const test_data& data);
-
-// load + call_solve + check_call.
-call_outcome judge_call(const problem_spec& spec, memory_space& space, const c_function& solve,
-                        const test_data& data, call_listener& listener);
+// Guards, `const` inputs unchanged against their sources, then outputs against the expected ones.
+call_outcome check_call(const problem_spec& spec, memory_space& space, const buffer_set& buffers,
+                        const scalar_values& scalars, const buffer_sources& sources, const expected_outputs& expected);
 
 }  // namespace gpujudge

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <random>
 
 namespace gpujudge {
 
@@ -59,57 +60,35 @@ clock_reading read_clocks(const call_timer& timer, const empty_call& empty, bool
     return reading;
 }
 
-// Data sets after the first share its first and last elements, so that a cache keyed on a few
-// values at either end replays another data set's answer.
-constexpr std::size_t kSharedEnds = 1024;
-
-void share_ends(const test_data& first, test_data& data) {
-    for (auto& [name, values] : data.inputs) {
-        const host_array& from = first.inputs.at(name);
-        const std::size_t count = std::min(kSharedEnds, values.size() / 4);
-        const std::size_t tail = values.size() - count;
-        std::memcpy(values.data(), from.data(), count * 4);
-        std::memcpy(static_cast<char*>(values.data()) + tail * 4, static_cast<const char*>(from.data()) + tail * 4,
-                    count * 4);
+// Draws indices in [0, count), never the same twice in a row (when count > 1).
+class unrepeated_draws {
+public:
+    unrepeated_draws(std::uint64_t seed, std::size_t count) : rng_(seed), count_(count) {}
+    std::size_t next() {
+        if (count_ > 1) {
+            const std::size_t step = 1 + std::uniform_int_distribution<std::size_t>(0, count_ - 2)(rng_);
+            last_ = (last_ + step) % count_;
+        }
+        return last_;
     }
-}
 
-struct data_set {
-    std::vector<guarded_buffer> inputs;
-    std::map<std::string, const void*> sources;
-    test_data expected;  // inputs dropped once on the device: only the reference outputs stay
+private:
+    std::mt19937_64 rng_;
+    std::size_t count_;
+    std::size_t last_ = 0;
 };
 
 }  // namespace
 
-std::uint64_t data_set_seed(const test_spec& test, int index) {
-    return test.seed * 1000003ull + 0x5EED0000ull + static_cast<std::uint64_t>(index);
-}
-
-timed_result run_timed(const problem_spec& spec, memory_space& space, const c_function& solve,
-                       const c_function& reference, const test_spec& test, const timed_settings& settings,
-                       call_listener& announcer) {
+timed_result run_timed(const problem_spec& spec, memory_space& space, const c_function& solve, const test_spec& test,
+                       const std::vector<timed_data_set>& data_sets, const timed_settings& settings,
+                       std::uint64_t order_seed, call_listener& announcer) {
     timed_result result;
-    std::vector<data_set> pools(static_cast<std::size_t>(settings.data_sets));
-    test_data first;
-    for (int d = 0; d < settings.data_sets; ++d) {
-        data_set& pool = pools[static_cast<std::size_t>(d)];
-        pool.expected = generate_inputs(spec, test, data_set_seed(test, d));
-        if (d == 0) first.inputs = pool.expected.inputs;
-        else share_ends(first, pool.expected);
-        pool.expected.expected = run_on_host(spec, pool.expected, reference);
-        pool.inputs.reserve(pool.expected.inputs.size());
-        for (auto& [name, values] : pool.expected.inputs) {
-            pool.inputs.emplace_back(space, values.size_bytes());
-            space.upload(pool.inputs.back().data(), values.data(), values.size_bytes());
-            pool.sources[name] = pool.inputs.back().data();
-        }
-        pool.expected.inputs.clear();
-    }
-    first.inputs.clear();
     std::vector<std::unique_ptr<buffer_set>> slots;
     for (int s = 0; s < settings.slots; ++s)
         slots.push_back(std::make_unique<buffer_set>(spec, space, test.scalars));
+    unrepeated_draws data_order(order_seed, data_sets.size());
+    unrepeated_draws slot_order(order_seed ^ 0x9E3779B97F4A7C15ull, slots.size());
 
     empty_call empty = measure_empty_call(space, true);
     auto timer = space.make_timer();
@@ -132,15 +111,17 @@ timed_result run_timed(const problem_spec& spec, memory_space& space, const c_fu
         warmup_start = std::chrono::steady_clock::now();
     };
     for (int call = 0;; ++call) {
-        const data_set& pool = pools[static_cast<std::size_t>(call % settings.data_sets)];
-        buffer_set& slot = *slots[static_cast<std::size_t>(call % settings.slots)];
-        slot.load_from(pool.sources);
+        const std::size_t d = data_order.next(), s = slot_order.next();
+        const timed_data_set& data = data_sets[d];
+        buffer_set& slot = *slots[s];
+        slot.load_from(data.inputs.sources());
         space.flush_caches();
         call_outcome outcome = call_solve(solve, slot, test.scalars, space, listener);
-        if (outcome.result == verdict::accepted) outcome = check_call(spec, slot, pool.expected);
+        if (outcome.result == verdict::accepted)
+            outcome = check_call(spec, space, slot, test.scalars, data.inputs.sources(), data.expected);
         if (outcome.result != verdict::accepted) {
-            outcome.message = fmt::format("timed run {} (data set {}, buffer set {}): {}", call + 1,
-                                          call % settings.data_sets, call % settings.slots, outcome.message);
+            outcome.message =
+                fmt::format("timed run {} (data set {}, buffer set {}): {}", call + 1, d, s, outcome.message);
             result.outcome = std::move(outcome);
             return result;
         }

@@ -1,9 +1,11 @@
 #pragma once
 // Timed runs that are judged runs: every call gets other data in other buffers than the call
-// before it, starts with cold caches, and has its outputs verified — so answers cached by pointer,
-// by size or by a few input values get wrong_answer instead of a time.
+// before it, in an order the submission cannot predict, starts with cold caches, and has its
+// outputs verified — so answers cached by pointer, by size, by call count or by a sample of the
+// input get wrong_answer instead of a time.
 #include "call_listener.hpp"
 #include "clock_choice.hpp"
+#include "data_set.hpp"
 #include "judged_call.hpp"
 #include "sample_stats.hpp"
 
@@ -13,8 +15,8 @@
 namespace gpujudge {
 
 struct timed_settings {
-    int data_sets = 5;      // distinct inputs, each with its reference output
-    int slots = 3;          // distinct buffer sets; coprime with data_sets so pointers and data never pair up
+    int data_sets = 5;      // distinct inputs, each with its reference output (chosen by the judge)
+    int slots = 3;          // distinct buffer sets, drawn independently of the data
     int warmup = 3;         // calls verified, not timed...
     double warmup_s = 0.3;  // ...and at least this long: clocks ramp up after the idle of data generation
     int min_samples = 50;
@@ -35,11 +37,16 @@ struct timed_result {
     bool blocking = true;
 };
 
-// The seed of data set `index` of a test: distinct from the test's own and from each other.
-std::uint64_t data_set_seed(const test_spec& test, int index);
+// One data set of a timed run: its inputs in the run's memory space and its reference outputs.
+struct timed_data_set {
+    input_set inputs;
+    expected_outputs expected;
+};
 
-timed_result run_timed(const problem_spec& spec, memory_space& space, const c_function& solve,
-                       const c_function& reference, const test_spec& test, const timed_settings& settings,
-                       call_listener& announcer);
+// `order_seed` (the judge's secret) draws which data set and buffer set each call gets: never
+// the same as the call before, otherwise unpredictable.
+timed_result run_timed(const problem_spec& spec, memory_space& space, const c_function& solve, const test_spec& test,
+                       const std::vector<timed_data_set>& data_sets, const timed_settings& settings,
+                       std::uint64_t order_seed, call_listener& announcer);
 
 }  // namespace gpujudge

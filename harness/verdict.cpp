@@ -11,6 +11,7 @@ const char* to_string(verdict v) {
         case verdict::time_limit_exceeded: return "time_limit_exceeded";
         case verdict::memory_violation: return "memory_violation";
         case verdict::no_device: return "no_device";
+        case verdict::impossible_time: return "impossible_time";
         case verdict::skipped: return "skipped";
     }
     return "?";

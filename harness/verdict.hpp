@@ -13,6 +13,7 @@ enum class verdict {
     time_limit_exceeded,
     memory_violation,
     no_device,
+    impossible_time,  // a timed median below the physical floor: answers not computed from the inputs
     skipped,  // a test not run because an earlier one timed out
 };
 

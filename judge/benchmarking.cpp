@@ -1,8 +1,13 @@
 #include "benchmarking.hpp"
 
 #include "catalog.hpp"
+#include "content_hash.hpp"
+#include "runner_protocol.hpp"
+#include "submission.hpp"
+#include "timed_data.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 namespace gpujudge {
 
@@ -14,28 +19,23 @@ std::optional<std::filesystem::path> find_baseline(const judge_context& context,
     return std::nullopt;
 }
 
-bench_figures figures_of(const problem_spec& spec, const test_report& report, double peak_gbps) {
-    bench_figures f;
-    f.test = report.name;
-    f.result = report.result;
-    f.message = report.message;
-    if (report.result != verdict::accepted || report.stats.is_null()) return f;
-    const nlohmann::json& s = report.stats;
-    f.median_us = s.value("median_ms", 0.0) * 1e3;
-    f.mean_us = s.value("mean_ms", 0.0) * 1e3;
-    f.min_us = s.value("min_ms", 0.0) * 1e3;
-    f.max_us = s.value("max_ms", 0.0) * 1e3;
-    f.stddev_us = s.value("stddev_ms", 0.0) * 1e3;
-    f.rse = s.value("rse", 0.0);
-    f.samples = s.value("count", 0);
-    f.event_median_us = s.value("event_median_ms", 0.0) * 1e3;
-    f.host_median_us = s.value("host_median_ms", 0.0) * 1e3;
-    f.host_clock = report.host_clock;
-    f.blocking = report.blocking;
-    const double bytes = evaluate(spec.bytes_expression, spec.tests.at(static_cast<std::size_t>(report.index)).scalars);
-    if (f.median_us > 0) f.gbps = bytes / (f.median_us * 1e-6) / 1e9;
-    if (peak_gbps > 0) f.percent_of_peak = 100.0 * f.gbps / peak_gbps;
-    return f;
+void refuse_below_floor(bench_figures& f, double bytes, double peak_gbps) {
+    if (peak_gbps <= 0 || f.median_us <= 0) return;
+    const double floor_us = bytes / (peak_gbps * (1 + kFloorMargin)) / 1e3;
+    if (f.median_us >= floor_us) return;
+    f.result = verdict::impossible_time;
+    f.message = fmt::format(
+        "{:.1f} µs is faster than the memory system allows: the {:.0f} bytes this call must move take at least "
+        "{:.1f} µs at the device's measured ceiling of {:.0f} GB/s (less a {:.0f} % margin), so its answers did not "
+        "come from reading its inputs",
+        f.median_us, bytes, floor_us, peak_gbps, 100 * kFloorMargin);
+}
+
+// The key under which a baseline's figures stay valid: device, baseline library, runner, problem.
+std::string baseline_key(const problem_spec& spec, const judge_context& context, const device_message& device,
+                         const std::filesystem::path& library) {
+    return content_hash({device.uuid, library.filename().string(), file_hash(context.runner.runner_exe),
+                         file_hash(spec.dir / "problem.yaml")});
 }
 
 }  // namespace
@@ -47,61 +47,88 @@ std::optional<std::string> headline_test(const problem_spec& spec) {
     return name;
 }
 
-bench_report bench_problem(const problem_spec& spec, const std::vector<std::filesystem::path>& sources,
-                           judge_context& context, history& results, const bench_options& options) {
-    bench_report report;
-    report.problem = spec.slug;
-    const judge_run& device = context.device();
-    report.device = device.device;
-    if (device.no_device) {
-        report.no_device = device.no_device;
-        return report;
-    }
-    const std::string uuid = device.device.value("uuid", "");
-    const std::string device_name = device.device.value("name", "");
-    if (auto cached = results.device_peak(uuid)) report.peak_gbps = *cached;
+timed_plan plan_timed_runs(const problem_spec& spec, reference_outputs& references, const timed_settings& settings,
+                           std::mt19937_64& secret) {
+    timed_plan plan;
+    plan.job.settings = settings;
+    plan.job.order_seed = secret();
+    for (const int index : select_tests(spec, {test_kind::benchmark}))
+        plan.job.tests.push_back({index, choose_timed_data(spec, index, settings.data_sets, references, secret)});
+    return plan;
+}
 
-    std::vector<std::pair<std::filesystem::path, bool>> queue;
-    const auto baseline = find_baseline(context, spec.slug);
-    if (baseline) queue.emplace_back(*baseline, true);
-    for (const auto& source : sources)
-        if (!baseline || std::filesystem::weakly_canonical(source) != std::filesystem::weakly_canonical(*baseline))
-            queue.emplace_back(source, false);
+bench_figures figures_of(const problem_spec& spec, const test_report& report, double peak_gbps) {
+    bench_figures f;
+    f.test = report.name;
+    f.result = report.result;
+    f.message = report.message;
+    if (report.result != verdict::accepted || !report.timing) return f;
+    const timing_summary& t = *report.timing;
+    f.median_us = t.stats.median * 1e3;
+    f.mean_us = t.stats.mean * 1e3;
+    f.min_us = t.stats.min * 1e3;
+    f.max_us = t.stats.max * 1e3;
+    f.stddev_us = t.stats.stddev * 1e3;
+    f.rse = t.stats.rse;
+    f.samples = t.stats.count;
+    f.event_median_us = t.event_median_ms * 1e3;
+    f.host_median_us = t.host_median_ms * 1e3;
+    f.host_clock = t.host_clock;
+    f.blocking = t.blocking;
+    const double bytes = evaluate(spec.bytes_expression, spec.tests.at(static_cast<std::size_t>(report.index)).scalars);
+    if (f.median_us > 0) f.gbps = bytes / (f.median_us * 1e-6) / 1e9;
+    if (peak_gbps > 0) f.percent_of_peak = 100.0 * f.gbps / peak_gbps;
+    refuse_below_floor(f, bytes, peak_gbps);
+    return f;
+}
 
-    const auto reference = build_reference(spec, context);
-    const std::vector<int> tests = select_tests(spec, {test_kind::benchmark});
-    for (const auto& [source, is_baseline] : queue) {
-        bench_entry entry;
-        entry.source = source;
-        entry.baseline = is_baseline;
-        entry.compile = compile_solution(spec, source, context.compiler);
-        if (entry.compile.ok) {
-            nlohmann::json timing = options.timing;
-            timing["measure_peak"] = report.peak_gbps == 0;
-            const judge_run run = run_tests(spec, entry.compile.library, reference, tests, context.runner,
-                                            runner_mode::bench, timing);
-            if (run.peak_gbps) {
-                report.peak_gbps = *run.peak_gbps;
-                results.save_device_peak(uuid, device_name, report.peak_gbps);
-            }
-            for (const auto& test : run.tests) entry.figures.push_back(figures_of(spec, test, report.peak_gbps));
+std::vector<bench_figures> time_loaded(runner_session& session, const problem_spec& spec, const timed_plan& plan,
+                                       double peak_gbps) {
+    std::vector<int> tests;
+    for (const auto& test : plan.job.tests) tests.push_back(test.test);
+    std::vector<test_report> reports = pending_reports(spec, tests);
+    session.time(plan.job, reports);
+    std::vector<bench_figures> figures;
+    for (const auto& report : reports) figures.push_back(figures_of(spec, report, peak_gbps));
+    return figures;
+}
+
+std::optional<bench_entry> baseline_entry(const problem_spec& spec, const timed_plan& plan, judge_context& context,
+                                          history* results, const device_message& device, double peak_gbps) {
+    const auto source = find_baseline(context, spec.slug);
+    if (!source) return std::nullopt;
+    bench_entry entry;
+    entry.source = *source;
+    entry.baseline = true;
+    entry.compile = compile_solution(spec, *source, context.compiler);
+    if (!entry.compile.ok) return entry;
+    const std::string key = baseline_key(spec, context, device, entry.compile.library);
+    if (results) {
+        if (auto cached = results->baseline_figures(key)) {
+            entry.figures = nlohmann::json::parse(*cached).get<std::vector<bench_figures>>();
+            entry.cached = true;
+            return entry;
         }
-        report.entries.push_back(std::move(entry));
     }
-    // Speedups against the baseline of the same run, then the history.
-    const bench_entry* base = baseline && !report.entries.empty() && report.entries.front().baseline
-                                  ? &report.entries.front() : nullptr;
-    for (auto& entry : report.entries) {
-        for (std::size_t t = 0; t < entry.figures.size(); ++t) {
+    entry.figures = context.timings.measure("baseline", [&] {
+        runner_session session(spec, context.runner);
+        if (auto failure = session.load(entry.compile.library, "solve"))
+            throw problem_error(fmt::format("{}: {}", source->string(), *failure));
+        return time_loaded(session, spec, plan, peak_gbps);
+    });
+    const bool all_passed = !first_failure(entry);
+    if (results && all_passed) results->save_baseline_figures(key, nlohmann::json(entry.figures).dump());
+    return entry;
+}
+
+void add_speedups(bench_report& report) {
+    if (report.entries.empty() || !report.entries.front().baseline) return;
+    const bench_entry& base = report.entries.front();
+    for (auto& entry : report.entries)
+        for (std::size_t t = 0; t < entry.figures.size() && t < base.figures.size(); ++t) {
             bench_figures& f = entry.figures[t];
-            if (base && t < base->figures.size() && f.median_us > 0 && base->figures[t].median_us > 0)
-                f.speedup = base->figures[t].median_us / f.median_us;
-            if (f.result != verdict::accepted) continue;
-            results.record({spec.slug, entry.source.string(), options.origin, entry.baseline, device_name, uuid, f.test,
-                            f.median_us / 1e3, f.mean_us / 1e3, f.min_us / 1e3, f.samples, f.gbps, f.speedup});
+            if (f.median_us > 0 && base.figures[t].median_us > 0) f.speedup = base.figures[t].median_us / f.median_us;
         }
-    }
-    return report;
 }
 
 const bench_figures* first_failure(const bench_entry& entry) {
@@ -112,12 +139,14 @@ const bench_figures* first_failure(const bench_entry& entry) {
 
 std::string bench_markdown(const bench_report& report) {
     std::string text = fmt::format("### {} on {} (measured peak {:.0f} GB/s)\n\n", report.problem,
-                                   report.device.value("name", "?"), report.peak_gbps);
+                                   report.device ? report.device->name : "?", report.peak_gbps);
     text += "| solution | size | median µs | GB/s | % of peak | × baseline | samples | ±rse |\n";
     text += "|---|---|---:|---:|---:|---:|---:|---:|\n";
-    bool any_host_clock = false, any_unblocked = false;
+    bool any_host_clock = false, any_unblocked = false, any_cached = false;
     for (const auto& entry : report.entries) {
-        const std::string name = entry.source.filename().string() + (entry.baseline ? " (baseline)" : "");
+        const std::string name = entry.source.filename().string() +
+                                 (entry.baseline ? (entry.cached ? " (baseline, kept)" : " (baseline)") : "");
+        any_cached |= entry.cached;
         if (!entry.compile.ok) {
             text += fmt::format("| {} | | compile_error | | | | | |\n", name);
             continue;
@@ -129,12 +158,15 @@ std::string bench_markdown(const bench_report& report) {
             }
             text += fmt::format("| {} | {} | {:.1f}{}{} | {:.0f} | {:.1f} | {} | {} | {:.2f}% |\n", name, f.test,
                                 f.median_us, f.host_clock ? " (host clock)" : "", f.blocking ? "" : " (synchronises)",
-                                f.gbps, f.percent_of_peak,
-                                f.speedup > 0 ? fmt::format("{:.2f}", f.speedup) : "", f.samples, 100 * f.rse);
+                                f.gbps, f.percent_of_peak, f.speedup > 0 ? fmt::format("{:.2f}", f.speedup) : "",
+                                f.samples, 100 * f.rse);
             any_host_clock |= f.host_clock;
             any_unblocked |= !f.blocking;
         }
     }
+    if (any_cached)
+        text += "\n(baseline, kept): the baseline's figures from an earlier run on this device, with the same "
+                "baseline, judge and problem.\n";
     if (any_unblocked)
         text += "\n(synchronises): solve synchronised, took longer on the host than its kernels ran, or hid work "
                 "from the events, so the time includes launch latency. The judge synchronises after solve: a "
@@ -145,29 +177,56 @@ std::string bench_markdown(const bench_report& report) {
     return text;
 }
 
+void to_json(nlohmann::json& out, const bench_figures& f) {
+    out = {{"test", f.test},
+           {"verdict", to_string(f.result)},
+           {"message", f.message},
+           {"median_us", f.median_us},
+           {"mean_us", f.mean_us},
+           {"min_us", f.min_us},
+           {"max_us", f.max_us},
+           {"stddev_us", f.stddev_us},
+           {"rse", f.rse},
+           {"samples", f.samples},
+           {"event_median_us", f.event_median_us},
+           {"host_median_us", f.host_median_us},
+           {"host_clock", f.host_clock},
+           {"blocking", f.blocking},
+           {"gbps", f.gbps},
+           {"percent_of_peak", f.percent_of_peak},
+           {"speedup", f.speedup}};
+}
+
+void from_json(const nlohmann::json& in, bench_figures& f) {
+    in.at("test").get_to(f.test);
+    f.result = verdict_from_string(in.at("verdict").get<std::string>()).value_or(verdict::skipped);
+    in.at("message").get_to(f.message);
+    in.at("median_us").get_to(f.median_us);
+    in.at("mean_us").get_to(f.mean_us);
+    in.at("min_us").get_to(f.min_us);
+    in.at("max_us").get_to(f.max_us);
+    in.at("stddev_us").get_to(f.stddev_us);
+    in.at("rse").get_to(f.rse);
+    in.at("samples").get_to(f.samples);
+    in.at("event_median_us").get_to(f.event_median_us);
+    in.at("host_median_us").get_to(f.host_median_us);
+    in.at("host_clock").get_to(f.host_clock);
+    in.at("blocking").get_to(f.blocking);
+    in.at("gbps").get_to(f.gbps);
+    in.at("percent_of_peak").get_to(f.percent_of_peak);
+    in.at("speedup").get_to(f.speedup);
+}
+
 nlohmann::json bench_json(const bench_report& report) {
     nlohmann::json entries = nlohmann::json::array();
-    for (const auto& entry : report.entries) {
-        nlohmann::json figures = nlohmann::json::array();
-        for (const auto& f : entry.figures)
-            figures.push_back({{"test", f.test},           {"verdict", to_string(f.result)},
-                               {"message", f.message},     {"median_us", f.median_us},
-                               {"mean_us", f.mean_us},     {"min_us", f.min_us},
-                               {"max_us", f.max_us},       {"stddev_us", f.stddev_us},
-                               {"rse", f.rse},             {"samples", f.samples},
-                               {"event_median_us", f.event_median_us},
-                               {"host_median_us", f.host_median_us},
-                               {"host_clock", f.host_clock},
-                               {"blocking", f.blocking},
-                               {"gbps", f.gbps},           {"percent_of_peak", f.percent_of_peak},
-                               {"speedup", f.speedup}});
+    for (const auto& entry : report.entries)
         entries.push_back({{"source", entry.source.string()},
                            {"baseline", entry.baseline},
+                           {"cached", entry.cached},
                            {"compiled", entry.compile.ok},
-                           {"figures", figures}});
-    }
+                           {"figures", entry.figures}});
     nlohmann::json json = {{"problem", report.problem}, {"peak_gbps", report.peak_gbps}, {"entries", entries}};
-    if (!report.device.is_null()) json["device"] = report.device;
+    if (report.device) json["device"] = *report.device;
     if (report.no_device) json["no_device"] = *report.no_device;
     return json;
 }

@@ -1,17 +1,27 @@
 #pragma once
-// Timing solutions of a problem on its benchmark tests, with the derived figures: GB/s, % of the
-// device's measured ceiling, and speedup against the problem's baseline timed in the same run.
+// Timing solutions on a problem's benchmark tests, with the derived figures: GB/s, % of the
+// device's measured ceiling, speedup against the problem's baseline, and the physical floor: a
+// time below what moving the problem's bytes at the ceiling takes is refused, never reported.
+#include "compiler.hpp"
 #include "history.hpp"
-#include "submission.hpp"
+#include "judging.hpp"
+#include "reference_outputs.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
 namespace gpujudge {
+
+struct judge_context;
+
+// Above the measured ceiling by more than this, a time is impossible. Honest kernels stay within
+// a few percent (dot_product's vectorized_float4 reached 100.2 % on an H100).
+constexpr double kFloorMargin = 0.10;
 
 struct bench_figures {
     std::string test;
@@ -30,26 +40,40 @@ struct bench_figures {
 struct bench_entry {
     std::filesystem::path source;
     bool baseline = false;
+    bool cached = false;  // the baseline's figures from an earlier run on this device
     compile_result compile;
     std::vector<bench_figures> figures;  // one per benchmark test
 };
 
 struct bench_report {
     std::string problem;
-    nlohmann::json device;
+    std::optional<device_message> device;
     std::optional<std::string> no_device;
     double peak_gbps = 0;
     std::vector<bench_entry> entries;  // the baseline first, when there is one
 };
 
-struct bench_options {
-    nlohmann::json timing;       // timed_settings fields
-    std::string origin = "bench";  // recorded in the history
+// What every timed library of one run is timed on: the same secret data sets and call order.
+struct timed_plan {
+    time_job job;
 };
+timed_plan plan_timed_runs(const problem_spec& spec, reference_outputs& references, const timed_settings& settings,
+                           std::mt19937_64& secret);
 
-// Times `sources` (and the problem's baseline) on every benchmark test of `spec`.
-bench_report bench_problem(const problem_spec& spec, const std::vector<std::filesystem::path>& sources,
-                           judge_context& context, history& results, const bench_options& options);
+// The figures of one timed test (the floor applied: an impossible median becomes impossible_time).
+bench_figures figures_of(const problem_spec& spec, const test_report& report, double peak_gbps);
+
+// Times a loaded session's library on the plan.
+std::vector<bench_figures> time_loaded(runner_session& session, const problem_spec& spec, const timed_plan& plan,
+                                       double peak_gbps);
+
+// The problem's baseline's figures: from the history when the device, the baseline, the judge
+// and the problem are unchanged since they were measured, else timed now (and kept).
+std::optional<bench_entry> baseline_entry(const problem_spec& spec, const timed_plan& plan, judge_context& context,
+                                          history* results, const device_message& device, double peak_gbps);
+
+// Speedups of every entry against the baseline entry (the first, when it is one).
+void add_speedups(bench_report& report);
 
 // The first of an entry's timed tests that did not pass, if any.
 const bench_figures* first_failure(const bench_entry& entry);
@@ -60,5 +84,8 @@ nlohmann::json bench_json(const bench_report& report);
 
 // The benchmark test a problem's personal best is kept for: its last (largest) one.
 std::optional<std::string> headline_test(const problem_spec& spec);
+
+void to_json(nlohmann::json& out, const bench_figures& f);
+void from_json(const nlohmann::json& in, bench_figures& f);
 
 }  // namespace gpujudge

@@ -15,7 +15,7 @@ std::vector<std::filesystem::path> sources_for(const cli_context& context, const
     std::vector<std::filesystem::path> sources(files.begin(), files.end());
     if (sources.empty())
         for (const auto& solution : list_solutions(context.judge.home, spec.slug))
-            if (solution.expected == verdict::accepted) sources.push_back(solution.path);
+            if (solution.expected == verdict::accepted && !solution.baseline) sources.push_back(solution.path);
     return sources;
 }
 
@@ -28,6 +28,52 @@ int exit_for(const bench_report& report) {
     return exit_accepted;
 }
 
+// Times one source on the plan in a runner of its own (timed runs are judged runs).
+bench_entry time_source(const problem_spec& spec, const std::filesystem::path& source, const timed_plan& plan,
+                        double peak_gbps, judge_context& context) {
+    bench_entry entry;
+    entry.source = source;
+    entry.compile = compile_solution(spec, source, context.compiler);
+    if (!entry.compile.ok) return entry;
+    runner_session session(spec, context.runner);
+    if (auto failure = session.load(entry.compile.library, "solve")) {
+        entry.figures.push_back({headline_test(spec).value_or(""), verdict::runtime_error, *failure});
+        return entry;
+    }
+    entry.figures = time_loaded(session, spec, plan, peak_gbps);
+    return entry;
+}
+
+bench_report bench_problem(const problem_spec& spec, const std::vector<std::filesystem::path>& sources,
+                           const timed_settings& settings, judge_context& context) {
+    bench_report report;
+    report.problem = spec.slug;
+    runner_session probe(spec, context.runner);
+    report.device = probe.device();
+    report.no_device = probe.no_device();
+    if (!report.device) return report;
+    context.compiler.arch = report.device->arch;
+    std::optional<double> peak = context.results ? context.results->device_peak(report.device->uuid) : std::nullopt;
+    if (!peak) {
+        std::optional<double> measured;
+        if (!probe.load({}, "", &measured) && measured) {
+            peak = measured;
+            if (context.results) context.results->save_device_peak(report.device->uuid, report.device->name, *peak);
+        }
+    }
+    report.peak_gbps = peak.value_or(0);
+    reference_outputs references(spec, build_reference(spec, context), context.compiler.cache_dir, context.runner);
+    const channel_key key = channel_key::random();
+    std::seed_seq seed(key.bytes().begin(), key.bytes().begin() + 32);
+    std::mt19937_64 secret(seed);
+    const timed_plan plan = plan_timed_runs(spec, references, settings, secret);
+    if (auto base = baseline_entry(spec, plan, context, context.results, *report.device, report.peak_gbps))
+        report.entries.push_back(std::move(*base));
+    for (const auto& source : sources) report.entries.push_back(time_source(spec, source, plan, report.peak_gbps, context));
+    add_speedups(report);
+    return report;
+}
+
 }  // namespace
 
 command_action define_bench(CLI::App& command) {
@@ -35,9 +81,7 @@ command_action define_bench(CLI::App& command) {
         std::string problem;
         std::vector<std::string> files;
         bool all = false, json = false;
-        double min_time_s = 1.0;
-        double budget_s = 3.0;
-        double target_rse = 0.005;
+        timed_settings timing;
     };
     auto opts = std::make_shared<options>();
     command.add_option("problem", opts->problem, "Problem slug or folder");
@@ -45,9 +89,12 @@ command_action define_bench(CLI::App& command) {
         ->check(CLI::ExistingFile);
     command.add_flag("--all", opts->all, "Every problem, with its shipped solutions");
     command.add_flag("--json", opts->json, "Print JSON instead of markdown");
-    command.add_option("--min-time", opts->min_time_s, "Least seconds of sampling per solution and size (default 1)");
-    command.add_option("--budget", opts->budget_s, "Most seconds of sampling per solution and size (default 3)");
-    command.add_option("--target-rse", opts->target_rse, "Stop sampling at this relative standard error (default 0.005)");
+    command.add_option("--min-time", opts->timing.min_time_s, "Least seconds of sampling per solution and size")
+        ->capture_default_str();
+    command.add_option("--budget", opts->timing.budget_s, "Most seconds of sampling per solution and size")
+        ->capture_default_str();
+    command.add_option("--target-rse", opts->timing.target_rse, "Stop sampling at this relative standard error")
+        ->capture_default_str();
     return [opts](cli_context& context) {
         std::vector<std::string> problems;
         if (opts->all) {
@@ -58,9 +105,6 @@ command_action define_bench(CLI::App& command) {
         } else {
             problems.push_back(opts->problem);
         }
-        history results(default_history_path());
-        bench_options bench;
-        bench.timing = {{"min_time_s", opts->min_time_s}, {"budget_s", opts->budget_s}, {"target_rse", opts->target_rse}};
         nlohmann::json all = nlohmann::json::array();
         int exit = exit_accepted;
         for (const auto& name : problems) {
@@ -68,9 +112,9 @@ command_action define_bench(CLI::App& command) {
             auto spec = load_problem_or_report(context, name, load_exit);
             if (!spec) return load_exit;
             try {
-                const bench_report report =
-                    bench_problem(*spec, sources_for(context, *spec, opts->all ? std::vector<std::string>{} : opts->files),
-                                  context.judge, results, bench);
+                const bench_report report = bench_problem(
+                    *spec, sources_for(context, *spec, opts->all ? std::vector<std::string>{} : opts->files),
+                    opts->timing, context.judge);
                 if (opts->json) all.push_back(bench_json(report));
                 else if (report.no_device) fmt::print("bench: no GPU: {}\n", *report.no_device);
                 else fmt::print("{}\n", bench_markdown(report));

@@ -11,12 +11,12 @@ command_action define_list(CLI::App&) {
     return [](cli_context& context) {
         int exit = exit_accepted;
         fmt::print("{:<28} {:<8} {:<32} {}\n", "slug", "level", "title", "personal best");
-        history results(default_history_path());
         for (const auto& dir : list_problems(context.judge.home)) {
             try {
                 const problem_spec spec = load_problem(dir);
                 const auto test = headline_test(spec);
-                const auto best = test ? results.best(spec.slug, *test) : std::nullopt;
+                const auto best =
+                    test && context.judge.results ? context.judge.results->best(spec.slug, *test) : std::nullopt;
                 fmt::print("{:<28} {:<8} {:<32} {}\n", spec.slug, spec.difficulty, spec.title,
                            best ? fmt::format("{:.1f} µs at {} ({:.0f} GB/s)", best->median_ms * 1e3, best->test, best->gbps)
                                 : "-");

@@ -18,6 +18,19 @@ std::vector<test_kind> parse_kinds(const std::vector<std::string>& names) {
     return kinds;
 }
 
+void print_personal_best(const problem_spec& spec, history* results, nlohmann::json* json) {
+    const auto test = headline_test(spec);
+    if (!results || !test) return;
+    const auto best = results->best(spec.slug, *test);
+    if (!best) return;
+    if (json)
+        (*json)["personal_best"] = {{"source", best->source}, {"median_us", best->median_ms * 1e3},
+                                    {"gbps", best->gbps}, {"recorded_at", best->recorded_at}};
+    else
+        fmt::print("personal best on '{}': {:.1f} µs ({:.0f} GB/s), {} on {}\n", best->test, best->median_ms * 1e3,
+                   best->gbps, best->source, best->recorded_at);
+}
+
 }  // namespace
 
 command_action define_submit(CLI::App& command) {
@@ -43,44 +56,24 @@ command_action define_submit(CLI::App& command) {
             fmt::print(stderr, "gpujudge: {}: no such file\n", opts->source);
             return static_cast<int>(exit_usage);
         }
-        submission_result result;
+        judge_options judging;
+        judging.tests = select_tests(*spec, parse_kinds(opts->kinds));
+        judging.timed = !opts->no_bench;
+        judgement result;
         try {
-            result = judge_submission(*spec, opts->source, select_tests(*spec, parse_kinds(opts->kinds)), context.judge);
+            result = judge_submission(*spec, opts->source, judging, context.judge);
         } catch (const problem_error& error) {
             fmt::print(stderr, "gpujudge: {}\n", error.what());
             return static_cast<int>(exit_invalid_problem);
         }
-        nlohmann::json json = submission_json(*spec, opts->source, result);
-        if (!opts->json) print_submission(stdout, *spec, opts->source, result, context.look);
-        // Once every test passes: the timed runs, against the baseline, and the personal best.
-        if (result.overall == verdict::accepted && !opts->no_bench && headline_test(*spec)) {
-            history results(default_history_path());
-            bench_options bench;
-            bench.origin = "submit";
-            const bench_report report = bench_problem(*spec, {opts->source}, context.judge, results, bench);
-            const auto best = results.best(spec->slug, *headline_test(*spec));
-            if (opts->json) {
-                json["bench"] = bench_json(report);
-                if (best) json["personal_best"] = {{"source", best->source}, {"median_us", best->median_ms * 1e3},
-                                                   {"gbps", best->gbps}, {"recorded_at", best->recorded_at}};
-            } else {
-                fmt::print("\n{}", bench_markdown(report));
-                if (best)
-                    fmt::print("personal best on '{}': {:.1f} µs ({:.0f} GB/s), {} on {}\n", best->test,
-                               best->median_ms * 1e3, best->gbps, best->source, best->recorded_at);
-            }
-            for (const auto& entry : report.entries) {
-                const bench_figures* failed = entry.baseline ? nullptr : first_failure(entry);
-                if (!failed) continue;
-                // A timed run with other data failed: the answer is not a function of the input.
-                result.overall = failed->result;
-                json["verdict"] = to_string(failed->result);
-                if (!opts->json)
-                    fmt::print("verdict: {} (timed run on '{}': {})\n", styled_verdict(failed->result, context.look),
-                               failed->test, failed->message);
-            }
+        if (opts->json) {
+            nlohmann::json json = submission_json(*spec, opts->source, result);
+            if (result.bench) print_personal_best(*spec, context.judge.results, &json);
+            fmt::print("{}\n", json.dump(2));
+        } else {
+            print_submission(stdout, *spec, opts->source, result, context.look);
+            if (result.bench) print_personal_best(*spec, context.judge.results, nullptr);
         }
-        if (opts->json) fmt::print("{}\n", json.dump(2));
         return exit_code_for(result.overall);
     };
 }

@@ -1,11 +1,11 @@
 #include "compiler.hpp"
 
+#include "content_hash.hpp"
 #include "subprocess.hpp"
 #include "temp_dir.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -40,18 +40,6 @@ std::string tool_version(const std::string& tool) {
     if (result.exit.code != 0 || result.exit.signaled)
         throw std::runtime_error(fmt::format("cannot run '{} --version': is it installed?", tool));
     return versions[tool] = result.output;
-}
-
-std::string content_hash(const std::vector<std::string>& parts) {
-    XXH3_state_t* state = XXH3_createState();
-    XXH3_128bits_reset(state);
-    for (const auto& part : parts) {
-        XXH3_128bits_update(state, part.data(), part.size());
-        XXH3_128bits_update(state, "\0", 1);
-    }
-    const XXH128_hash_t hash = XXH3_128bits_digest(state);
-    XXH3_freeState(state);
-    return fmt::format("{:016x}{:016x}", hash.high64, hash.low64);
 }
 
 // Keeps what helps the learner: the diagnostics with their file:line, without tool noise and with

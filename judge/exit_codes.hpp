@@ -12,6 +12,7 @@ enum exit_code : int {
     exit_time_limit_exceeded = 4,
     exit_memory_violation = 5,
     exit_no_device = 6,
+    exit_impossible_time = 7,  // a timed run faster than the memory system allows
     exit_invalid_problem = 10,  // problem data refused: bad problem.yaml, reference or solutions
     exit_usage = 11,            // bad arguments, unknown problem, missing file
     exit_internal = 12,         // a bug in gpujudge itself
@@ -26,6 +27,7 @@ inline int exit_code_for(verdict v) {
         case verdict::time_limit_exceeded: return exit_time_limit_exceeded;
         case verdict::memory_violation: return exit_memory_violation;
         case verdict::no_device: return exit_no_device;
+        case verdict::impossible_time: return exit_impossible_time;
         case verdict::skipped: return exit_internal;
     }
     return exit_internal;

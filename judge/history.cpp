@@ -76,7 +76,9 @@ history::history(const std::filesystem::path& path) {
         "CREATE INDEX IF NOT EXISTS results_by_problem ON results(problem, test);"
         // device_ceilings replaced device_peaks, whose figures (a copy alone, launch latency timed) differ.
         "CREATE TABLE IF NOT EXISTS device_ceilings ("
-        " device_uuid TEXT PRIMARY KEY, device_name TEXT, gbps REAL, measured_at TEXT DEFAULT (datetime('now')));");
+        " device_uuid TEXT PRIMARY KEY, device_name TEXT, gbps REAL, measured_at TEXT DEFAULT (datetime('now')));"
+        "CREATE TABLE IF NOT EXISTS baseline_figures ("
+        " key TEXT PRIMARY KEY, figures TEXT, measured_at TEXT DEFAULT (datetime('now')));");
 }
 
 history::~history() { sqlite3_close(db_); }
@@ -106,6 +108,18 @@ std::optional<personal_best> history::best(const std::string& problem, const std
     query.bind(1, problem).bind(2, test);
     if (!query.step()) return std::nullopt;
     return personal_best{query.text(0), query.text(1), query.text(2), query.number(3), query.number(4), query.text(5)};
+}
+
+std::optional<std::string> history::baseline_figures(const std::string& key) const {
+    statement query(db_, "SELECT figures FROM baseline_figures WHERE key = ?");
+    query.bind(1, key);
+    if (!query.step()) return std::nullopt;
+    return query.text(0);
+}
+
+void history::save_baseline_figures(const std::string& key, const std::string& figures_json) {
+    statement upsert(db_, "INSERT OR REPLACE INTO baseline_figures (key, figures) VALUES (?,?)");
+    upsert.bind(1, key).bind(2, figures_json).step();
 }
 
 std::optional<double> history::device_peak(const std::string& device_uuid) const {

@@ -49,6 +49,10 @@ public:
     // The fastest non-baseline median on the problem's headline benchmark `test`.
     std::optional<personal_best> best(const std::string& problem, const std::string& test) const;
 
+    // A baseline's figures (JSON) under a key of everything they depend on (see benchmarking).
+    std::optional<std::string> baseline_figures(const std::string& key) const;
+    void save_baseline_figures(const std::string& key, const std::string& figures_json);
+
     std::optional<double> device_peak(const std::string& device_uuid) const;
     void save_device_peak(const std::string& device_uuid, const std::string& device_name, double gbps);
 

@@ -1,13 +1,11 @@
 #include "judging.hpp"
 
-#include "runner_process.hpp"
-#include "temp_dir.hpp"
+#include "problem_error.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
-#include <map>
 
 namespace gpujudge {
 
@@ -15,9 +13,14 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 
-std::chrono::milliseconds ms(double value) { return std::chrono::milliseconds(static_cast<long long>(value)); }
+clock::time_point after(double seconds) {
+    return clock::now() + std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+}
 
 std::string explain_death(const child_exit& exit, bool in_call) {
+    if (exit.timed_out)  // the channel closed, but the process went on
+        return "the result channel closed while the process kept running: the submission closed or replaced the "
+               "judge's file descriptor";
     const std::string where = in_call ? "during solve" : "while the harness checked the test";
     if (exit.signaled) return fmt::format("the process was killed by {} {}", exit.describe(), where);
     if (in_call)
@@ -26,156 +29,243 @@ std::string explain_death(const child_exit& exit, bool in_call) {
     return fmt::format("the process ended ({}) {}", exit.describe(), where);
 }
 
-// One runner process over the tests not yet judged. Returns false when judging must stop.
-bool run_once(const problem_spec& spec, runner_job job, const runner_settings& settings,
-              std::map<int, test_report>& reports, judge_run& run) {
-    temp_dir work("run");
-    runner_process runner(settings.runner_exe, job, work.path());
-    int current = -1;
-    bool in_call = false;
-    auto deadline = clock::now() + ms(settings.harness_limit_s * 1000);
-    const auto call_limit = ms(spec.time_limit_ms + settings.call_slack_ms);
-    bool progress = false;
-    auto record = [&](int index, verdict result, std::string message, double wall_ms) {
-        test_report& report = reports.at(index);
-        report.result = result;
-        report.message = std::move(message);
-        report.wall_ms = wall_ms;
-        progress = true;
-    };
-    auto first_open = [&]() {
-        for (int index : job.tests)
-            if (reports.at(index).result == verdict::skipped) return index;
-        return -1;
-    };
+constexpr const char* kForged =
+    "the submission wrote into the judge's result channel (a line the runner did not seal); nothing it "
+    "reported can be believed";
 
+}  // namespace
+
+// How a job ended: `done`, or why not, with the test it was on.
+struct runner_session::job_end {
+    enum class how { done, closed, timeout, forged, fatal } kind = how::done;
+    int test = -1;  // the test in progress, -1 between tests
+    bool in_call = false;
+    child_exit exit;
+    std::string message;
+};
+
+std::vector<test_report> pending_reports(const problem_spec& spec, const std::vector<int>& tests) {
+    std::vector<test_report> reports;
+    for (const int index : tests) {
+        const test_spec& test = spec.tests.at(static_cast<std::size_t>(index));
+        reports.push_back({index, test.name, test.kind, verdict::skipped, "", 0, std::nullopt});
+    }
+    return reports;
+}
+
+runner_session::runner_session(const problem_spec& spec, const runner_settings& settings)
+    : spec_(spec), settings_(settings), work_("run") {
+    process_ = std::make_unique<runner_process>(settings.runner_exe, settings.backend,
+                                                std::filesystem::absolute(spec.dir).string(), work_.path());
+    if (settings.backend == runner_backend::host) device_read_ = true;
+}
+
+runner_session::~runner_session() { stop(true); }
+
+void runner_session::stop(bool kill) {
+    if (!process_) return;
+    process_->finish(kill);
+    output_ += process_->output_tail(4096);
+    process_.reset();
+}
+
+std::string runner_session::output_tail() const {
+    return process_ ? output_ + process_->output_tail(4096) : output_;
+}
+
+const std::optional<device_message>& runner_session::device() {
+    if (device_read_) return device_;
+    device_read_ = true;
+    nlohmann::json message;
+    const auto status = process_ ? process_->next(message, after(120)) : runner_process::read_status::closed;
+    const std::string kind = status == runner_process::read_status::message ? message.value("event", "") : "";
+    if (kind == event::device) device_ = message.at("body").get<device_message>();
+    else if (kind == event::no_device) no_device_ = message.at("body").at("message").get<std::string>();
+    else no_device_ = "the runner could not open the device";
+    if (!device_) stop(true);
+    return device_;
+}
+
+const std::optional<std::string>& runner_session::no_device() {
+    device();
+    return no_device_;
+}
+
+runner_session::job_end runner_session::run_job(const nlohmann::json& line,
+                                                 const std::function<void(const nlohmann::json&)>& on_event,
+                                                 double idle_limit_s) {
+    job_end end;
+    if (!process_ || !process_->send(line)) {
+        end.kind = job_end::how::closed;
+        if (process_) end.exit = process_->finish(true);
+        return end;
+    }
+    const double call_limit_s = (spec_.time_limit_ms + settings_.call_slack_ms) / 1000;
+    auto deadline = after(idle_limit_s);
     nlohmann::json message;
     for (;;) {
-        const auto status = runner.next(message, deadline);
+        const auto status = process_->next(message, deadline);
         if (status == runner_process::read_status::timeout) {
-            runner.finish(true);
-            const int index = current >= 0 ? current : first_open();
-            if (index >= 0)
-                record(index, verdict::time_limit_exceeded,
-                       in_call ? fmt::format("solve did not finish within the time limit of {:g} ms; the process "
-                                             "was killed", spec.time_limit_ms)
-                               : fmt::format("the test did not finish within {:g} s", settings.harness_limit_s),
-                       in_call ? spec.time_limit_ms : 0);
-            run.program_output += runner.output_tail(4096);
-            return false;  // the tests after a hang are not run: each could hang as long
+            end.kind = job_end::how::timeout;
+            stop(true);
+            return end;
+        }
+        if (status == runner_process::read_status::forged) {
+            end.kind = job_end::how::forged;
+            stop(true);
+            return end;
         }
         if (status == runner_process::read_status::closed) {
-            const child_exit exit = runner.finish(false);
-            run.program_output += runner.output_tail(4096);
-            const int index = current >= 0 ? current : first_open();
-            if (index < 0) return true;
-            if (current >= 0 || !progress) record(index, verdict::runtime_error, explain_death(exit, in_call), 0);
-            return true;
+            end.kind = job_end::how::closed;
+            end.exit = process_->finish(false);
+            stop(false);
+            return end;
         }
-        const std::string kind = message.value("event", "");
         spdlog::debug("runner: {}", message.dump());
-        if (kind == event::no_device) {
-            run.no_device = message.value("message", "no device");
-            runner.finish(true);
-            return false;
-        } else if (kind == event::device) {
-            run.device = message;
-        } else if (kind == event::begin) {
-            current = message.at("test").get<int>();
-            deadline = clock::now() + ms(settings.harness_limit_s * 1000);
-        } else if (kind == event::call) {
-            in_call = true;
-            deadline = clock::now() + call_limit;
-        } else if (kind == event::returned) {
-            in_call = false;
-            deadline = clock::now() + ms(settings.harness_limit_s * 1000);
-        } else if (kind == event::result) {
-            const int index = message.at("test").get<int>();
-            const double wall_ms = message.value("wall_ms", 0.0);
-            auto result = verdict_from_string(message.value("verdict", "")).value_or(verdict::runtime_error);
-            std::string text = message.value("message", "");
-            if (result == verdict::accepted && wall_ms > spec.time_limit_ms) {
-                result = verdict::time_limit_exceeded;
-                text = fmt::format("solve took {:.1f} ms, over the time limit of {:g} ms", wall_ms, spec.time_limit_ms);
-            }
-            record(index, result, std::move(text), wall_ms);
-            reports.at(index).stats = message.value("stats", nlohmann::json{});
-            reports.at(index).host_clock = message.value("host_clock", false);
-            reports.at(index).blocking = message.value("blocking", true);
-            current = -1;
-        } else if (kind == event::peak) {
-            run.peak_gbps = message.at("gbps").get<double>();
-        } else if (kind == event::fatal) {
-            runner.finish(true);
-            run.program_output += runner.output_tail(4096);
-            const int index = current >= 0 ? current : first_open();
-            if (index >= 0) record(index, verdict::runtime_error, message.value("message", "the runner failed"), 0);
-            return false;
-        } else if (kind == event::done) {
-            runner.finish(false);
-            run.program_output += runner.output_tail(4096);
-            return true;
+        const std::string kind = message.at("event").get<std::string>();
+        const nlohmann::json& body = message.at("body");
+        if (kind == event::begin) end.test = body.at("test").get<int>();
+        if (kind == event::call) end.in_call = true;
+        if (kind == event::returned) end.in_call = false;
+        if (kind == event::result) end.test = -1;
+        deadline = after(end.in_call ? call_limit_s : idle_limit_s);
+        if (kind == event::done) return end;
+        if (kind == event::fatal) {
+            end.kind = job_end::how::fatal;
+            end.message = body.at("message").get<std::string>();
+            stop(true);
+            return end;
+        }
+        on_event(message);
+    }
+}
+
+std::optional<std::string> runner_session::load(const std::filesystem::path& library, const std::string& function,
+                                                std::optional<double>* peak) {
+    if (!device_read_) device();
+    if (no_device_) return no_device_;
+    const load_job job{library.empty() ? "" : std::filesystem::absolute(library).string(), function, peak != nullptr};
+    std::optional<std::string> failure;
+    bool loaded = false;
+    // Loading ends with `loaded`, not `done`: read until then.
+    if (!process_ || !process_->send(job_line("load", job))) return "the runner ended before loading the library";
+    nlohmann::json message;
+    while (!loaded) {
+        const auto status = process_->next(message, after(settings_.harness_limit_s));
+        if (status != runner_process::read_status::message) {
+            const child_exit exit = process_->finish(true);
+            stop(true);
+            return status == runner_process::read_status::forged
+                       ? std::string(kForged)
+                       : fmt::format("the runner ended while loading the library ({})", exit.describe());
+        }
+        const std::string kind = message.at("event").get<std::string>();
+        if (kind == event::peak && peak) *peak = message.at("body").at("gbps").get<double>();
+        if (kind == event::loaded) loaded = true;
+        if (kind == event::fatal) {
+            failure = message.at("body").at("message").get<std::string>();
+            stop(true);
+            return failure;
         }
     }
+    return std::nullopt;
+}
+
+bool runner_session::record_end(const job_end& end, std::vector<test_report>& reports) {
+    if (end.kind == job_end::how::done) return true;
+    test_report* target = nullptr;
+    for (auto& report : reports)
+        if ((end.test >= 0 && report.index == end.test) || (end.test < 0 && report.result == verdict::skipped)) {
+            target = &report;
+            break;
+        }
+    if (!target) return false;
+    switch (end.kind) {
+        case job_end::how::timeout:
+            target->result = verdict::time_limit_exceeded;
+            target->message = end.in_call ? fmt::format("solve did not finish within the time limit of {:g} ms; the "
+                                                        "process was killed", spec_.time_limit_ms)
+                                          : fmt::format("the test did not finish within {:g} s", settings_.harness_limit_s);
+            target->wall_ms = end.in_call ? spec_.time_limit_ms : 0;
+            break;
+        case job_end::how::forged:
+            target->result = verdict::runtime_error;
+            target->message = kForged;
+            break;
+        case job_end::how::closed:
+            target->result = verdict::runtime_error;
+            target->message = explain_death(end.exit, end.in_call);
+            break;
+        case job_end::how::fatal:
+            target->result = verdict::runtime_error;
+            target->message = end.message;
+            break;
+        case job_end::how::done: break;
+    }
+    return false;
+}
+
+namespace {
+
+// Stores a result message in its report; a result for a test not asked for is a forgery.
+bool store_result(const nlohmann::json& message, std::vector<test_report>& reports, double time_limit_ms) {
+    if (message.at("event") != event::result) return true;
+    const auto result = message.at("body").get<test_result_message>();
+    for (auto& report : reports) {
+        if (report.index != result.test) continue;
+        report.result = result.result;
+        report.message = result.message;
+        report.wall_ms = result.wall_ms;
+        report.timing = result.timing;
+        if (report.result == verdict::accepted && result.wall_ms > time_limit_ms) {
+            report.result = verdict::time_limit_exceeded;
+            report.message =
+                fmt::format("solve took {:.1f} ms, over the time limit of {:g} ms", result.wall_ms, time_limit_ms);
+        }
+        return true;
+    }
+    return false;
 }
 
 }  // namespace
 
-judge_run run_tests(const problem_spec& spec, const std::filesystem::path& solution,
-                    const std::filesystem::path& reference, const std::vector<int>& tests,
-                    const runner_settings& settings, runner_mode mode, const nlohmann::json& bench) {
-    judge_run run;
-    std::map<int, test_report> reports;
-    for (int index : tests) {
-        const test_spec& test = spec.tests.at(static_cast<std::size_t>(index));
-        reports[index] = {index, test.name, test.kind, verdict::skipped, "", 0, {}, 0};
-    }
-    runner_job job;
-    job.mode = mode;
-    job.bench = bench;
-    job.backend = settings.backend;
-    job.problem_dir = std::filesystem::absolute(spec.dir).string();
-    job.solution = std::filesystem::absolute(solution).string();
-    job.reference = std::filesystem::absolute(reference).string();
-    for (;;) {
-        job.tests.clear();
-        for (int index : tests)
-            if (reports.at(index).result == verdict::skipped) job.tests.push_back(index);
-        if (job.tests.empty()) break;
-        // A crash ends one runner; a fresh one takes the remaining tests.
-        if (!run_once(spec, job, settings, reports, run)) break;
-    }
-    for (int index : tests) {
-        test_report& report = reports.at(index);
-        if (report.result == verdict::skipped && report.message.empty() && !run.no_device)
-            report.message = "not run: an earlier test did not finish";
-        run.tests.push_back(report);
-    }
-    return run;
+bool runner_session::judge(const judge_job& job, std::vector<test_report>& reports) {
+    bool believable = true;
+    const job_end end = run_job(job_line("judge", job), [&](const nlohmann::json& message) {
+        believable = believable && store_result(message, reports, spec_.time_limit_ms);
+    }, settings_.harness_limit_s);
+    return record_end(end, reports) && believable;
 }
 
-judge_run probe_device(const runner_settings& settings) {
-    judge_run run;
-    runner_job job;
-    job.mode = runner_mode::probe;
-    temp_dir work("probe");
-    runner_process runner(settings.runner_exe, job, work.path());
-    nlohmann::json message;
-    while (runner.next(message, clock::now() + std::chrono::seconds(120)) == runner_process::read_status::message) {
-        const std::string kind = message.value("event", "");
-        if (kind == event::device) run.device = message;
-        if (kind == event::no_device) run.no_device = message.value("message", "no device");
-        if (kind == event::fatal) run.no_device = message.value("message", "the runner failed");
-    }
-    const child_exit exit = runner.finish(true);
-    if (run.device.is_null() && !run.no_device)
-        run.no_device = fmt::format("the device probe failed ({})", exit.describe());
-    return run;
+bool runner_session::time(const time_job& job, std::vector<test_report>& reports) {
+    const job_end end = run_job(job_line("time", job), [&](const nlohmann::json& message) {
+        store_result(message, reports, 1e300);  // each timed call is held to the limit as it runs
+    }, settings_.harness_limit_s);
+    return record_end(end, reports);
 }
 
-verdict overall_verdict(const std::vector<test_report>& tests) {
+void runner_session::write_references(const reference_job& job) {
+    std::size_t written = 0;
+    const job_end end = run_job(job_line("reference", job), [&](const nlohmann::json& message) {
+        if (message.at("event") == event::written) ++written;
+    }, settings_.reference_limit_s);
+    const std::string where = (spec_.dir / "reference.cpp").string();
+    switch (end.kind) {
+        case job_end::how::done: return;
+        case job_end::how::timeout:
+            throw problem_error(fmt::format("{}: the reference did not finish within {:g} s", where,
+                                            settings_.reference_limit_s));
+        case job_end::how::closed:
+            throw problem_error(fmt::format("{}: the reference ended the process ({}) before writing its outputs",
+                                            where, end.exit.describe()));
+        case job_end::how::fatal: throw problem_error(fmt::format("{}: {}", where, end.message));
+        case job_end::how::forged: throw problem_error(fmt::format("{}: {}", where, kForged));
+    }
+}
+
+verdict first_failure(const std::vector<test_report>& tests) {
     for (const auto& test : tests)
-        if (test.result != verdict::accepted) return test.result == verdict::skipped ? verdict::time_limit_exceeded : test.result;
+        if (test.result != verdict::accepted) return test.result;
     return verdict::accepted;
 }
 

@@ -1,13 +1,15 @@
 #pragma once
-// Runs a compiled submission over a problem's tests in runner processes, turning every way a
-// runner can end (a result, a crash, exit(), a hang) into a verdict per test.
+// Runs jobs in a runner process and turns every way a runner can end (a result, a crash, exit(),
+// a hang, a forged message) into a verdict per test.
 #include "problem_spec.hpp"
-#include "runner_job.hpp"
+#include "runner_process.hpp"
+#include "runner_protocol.hpp"
+#include "temp_dir.hpp"
 #include "verdict.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,37 +23,63 @@ struct test_report {
     verdict result = verdict::skipped;
     std::string message;
     double wall_ms = 0;
-    nlohmann::json stats;  // timed runs only: count, median_ms, mean_ms, min_ms, max_ms, stddev_ms, rse
-    bool host_clock = false;  // the timed runs' work hid from the events (other streams): the host clock timed them
-    bool blocking = true;     // calls were held back until queued; false: timed unblocked, launch latency included
+    std::optional<timing_summary> timing;  // timed runs only
 };
 
 struct runner_settings {
     std::filesystem::path runner_exe;
     runner_backend backend = runner_backend::device;
-    double harness_limit_s = 600;  // preparing and checking one test, outside solve
-    double call_slack_ms = 250;    // scheduling and message latency on top of the time limit
+    double harness_limit_s = 600;    // preparing and checking one test, outside solve
+    double call_slack_ms = 250;      // scheduling and message latency on top of the time limit
+    double reference_limit_s = 120;  // one reference request
 };
 
-struct judge_run {
-    std::optional<std::string> no_device;  // set when the runner found no GPU
-    nlohmann::json device;                 // the runner's "device" message
-    std::optional<double> peak_gbps;       // bench: the measured memory ceiling (see peak_bandwidth.hpp)
-    std::vector<test_report> tests;
-    std::string program_output;            // tail of what the runner and submission printed
+// The reports of `tests` (positions in spec.tests), all `skipped` until judged.
+std::vector<test_report> pending_reports(const problem_spec& spec, const std::vector<int>& tests);
+
+// One runner process for one library. Started first thing, so that it opens the device while the
+// judge compiles; then loaded, then given jobs in turn.
+class runner_session {
+public:
+    runner_session(const problem_spec& spec, const runner_settings& settings);
+    ~runner_session();
+
+    // Waits for the runner to open the device (host backends have none and return at once).
+    const std::optional<device_message>& device();
+    const std::optional<std::string>& no_device();
+
+    // Loads the library; the device's memory ceiling is measured first when `peak` is given.
+    // Returns why it failed, if it did.
+    std::optional<std::string> load(const std::filesystem::path& library, const std::string& function,
+                                    std::optional<double>* peak = nullptr);
+
+    // Judges tests or times them; fills the matching reports. False once the runner has ended.
+    bool judge(const judge_job& job, std::vector<test_report>& reports);
+    bool time(const time_job& job, std::vector<test_report>& reports);
+    // Has the reference write expected outputs; throws problem_error when it fails.
+    void write_references(const reference_job& job);
+
+    // What the runner (and the submission in it) printed, last lines.
+    std::string output_tail() const;
+
+private:
+    struct job_end;
+    job_end run_job(const nlohmann::json& line, const std::function<void(const nlohmann::json&)>& on_event,
+                    double idle_limit_s);
+    bool record_end(const job_end& end, std::vector<test_report>& reports);
+    void stop(bool kill);
+
+    const problem_spec& spec_;
+    runner_settings settings_;
+    temp_dir work_;
+    std::unique_ptr<runner_process> process_;
+    bool device_read_ = false;
+    std::optional<device_message> device_;
+    std::optional<std::string> no_device_;
+    std::string output_;
 };
 
-// Judges the tests once each (runner_mode::judge), or as timed runs (runner_mode::bench, with
-// `bench` holding timed_settings fields and "measure_peak").
-judge_run run_tests(const problem_spec& spec, const std::filesystem::path& solution,
-                    const std::filesystem::path& reference, const std::vector<int>& tests,
-                    const runner_settings& settings, runner_mode mode = runner_mode::judge,
-                    const nlohmann::json& bench = {});
-
-// Starts a runner in probe mode: the device's description, or why there is none.
-judge_run probe_device(const runner_settings& settings);
-
-// The submission's verdict: that of its first test that did not pass.
-verdict overall_verdict(const std::vector<test_report>& tests);
+// The verdict of a list of tests: that of the first that did not pass.
+verdict first_failure(const std::vector<test_report>& tests);
 
 }  // namespace gpujudge

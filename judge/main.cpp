@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "compiler.hpp"
 #include "exit_codes.hpp"
+#include "history.hpp"
 #include "subprocess.hpp"
 
 #include <fmt/format.h>
@@ -44,10 +45,17 @@ int main(int argc, char** argv) {
     std::string color = "auto";
     std::string home;
     bool verbose = false;
+    bool timings = false;
+    std::string backend = "device";
     app.add_option("--color", color, "Colour the output: auto, always or never")
         ->check(CLI::IsMember({"auto", "always", "never"}));
     app.add_option("--home", home, "Folder holding problems/ and solutions/ (default: found from here)");
     app.add_flag("-v,--verbose", verbose, "Log what the judge does");
+    app.add_option("--backend", backend,
+                   "Where solve runs: device (a GPU), or host: C++ files built with the host compiler and called on "
+                   "host memory, for testing the judge itself without a GPU")
+        ->check(CLI::IsMember({"device", "host"}));
+    app.add_flag("--timings", timings, "Print where the time went (compile, references, judged calls, timed runs)");
 
     std::map<CLI::App*, command_action> actions;
     for (const auto& entry : kCommands) {
@@ -74,9 +82,21 @@ int main(int argc, char** argv) {
     context.judge.home = home.empty() ? find_home() : std::filesystem::path(home);
     context.judge.compiler.cache_dir = default_cache_dir();
     context.judge.runner.runner_exe = runner_beside(argv[0]);
+    context.judge.runner.backend = backend == "host" ? runner_backend::host : runner_backend::device;
+    std::optional<history> results;
     try {
-        for (auto& [command, action] : actions)
-            if (command->parsed()) return action(context);
+        results.emplace(default_history_path());
+        context.judge.results = &*results;
+    } catch (const std::exception& error) {
+        spdlog::warn("{}; results are not kept", error.what());
+    }
+    try {
+        for (auto& [command, action] : actions) {
+            if (!command->parsed()) continue;
+            const int exit = action(context);
+            if (timings || verbose) fmt::print(stderr, "timings: {}\n", context.judge.timings.summary());
+            return exit;
+        }
     } catch (const std::exception& error) {
         fmt::print(stderr, "gpujudge: internal error: {}\n", error.what());
         return exit_internal;

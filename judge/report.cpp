@@ -32,37 +32,43 @@ std::string indent(const std::string& text, const char* prefix) {
 }  // namespace
 
 void print_submission(std::FILE* out, const problem_spec& spec, const std::filesystem::path& source,
-                      const submission_result& result, style look) {
+                      const judgement& result, style look) {
     fmt::print(out, "problem  {} ({})\n", spec.title, spec.slug);
     fmt::print(out, "source   {}\n", source.string());
-    if (!result.run.device.is_null())
-        fmt::print(out, "device   {} ({})\n", result.run.device.value("name", "?"), result.run.device.value("arch", "?"));
+    if (result.device) fmt::print(out, "device   {} ({})\n", result.device->name, result.device->arch);
     if (!result.compile.ok) {
         fmt::print(out, "compile  failed\n{}", indent(result.compile.diagnostics, "  "));
     } else {
-        fmt::print(out, "compile  ok ({})\n", result.compile.cached ? "cached" : fmt::format("{:.1f} s", result.compile.seconds));
+        fmt::print(out, "compile  ok ({})\n",
+                   result.compile.cached ? "cached" : fmt::format("{:.1f} s", result.compile.seconds));
         if (!result.compile.diagnostics.empty()) fmt::print(out, "{}", indent(result.compile.diagnostics, "  "));
     }
-    if (result.run.no_device) fmt::print(out, "device   none: {}\n", *result.run.no_device);
+    if (result.no_device) fmt::print(out, "device   none: {}\n", *result.no_device);
     std::size_t passed = 0;
-    for (const auto& test : result.run.tests) {
+    const bool judged = result.compile.ok && !result.no_device;
+    for (const auto& test : judged ? result.tests : std::vector<test_report>{}) {
         passed += test.result == verdict::accepted;
         fmt::print(out, "  {:<11} {:<40} {}", to_string(test.kind), test.name, styled_verdict(test.result, look));
         if (test.result == verdict::accepted) fmt::print(out, "  {:.2f} ms", test.wall_ms);
         fmt::print(out, "\n");
-        if (!test.message.empty() && test.result != verdict::accepted) fmt::print(out, "{}", indent(test.message, "      "));
+        if (!test.message.empty() && test.result != verdict::accepted && test.result != verdict::skipped)
+            fmt::print(out, "{}", indent(test.message, "      "));
     }
-    if (result.overall != verdict::accepted && !result.run.program_output.empty())
-        fmt::print(out, "output of the program (last lines):\n{}", indent(result.run.program_output, "  | "));
+    if (result.bench) fmt::print(out, "\n{}\n", bench_markdown(*result.bench));
+    if (result.overall != verdict::accepted && !result.program_output.empty())
+        fmt::print(out, "output of the program (last lines):\n{}", indent(result.program_output, "  | "));
     fmt::print(out, "verdict: {}", styled_verdict(result.overall, look));
-    if (!result.run.tests.empty()) fmt::print(out, " ({}/{} tests passed)", passed, result.run.tests.size());
+    if (judged) fmt::print(out, " ({}/{} tests passed)", passed, result.tests.size());
     fmt::print(out, "\n");
+    const bench_entry* mine = submission_entry(result);
+    if (mine && result.overall != verdict::accepted)
+        if (const bench_figures* failed = first_failure(*mine))
+            fmt::print(out, "{}\n", indent(fmt::format("timed run on '{}': {}", failed->test, failed->message), "  "));
 }
 
-nlohmann::json submission_json(const problem_spec& spec, const std::filesystem::path& source,
-                               const submission_result& result) {
+nlohmann::json submission_json(const problem_spec& spec, const std::filesystem::path& source, const judgement& result) {
     nlohmann::json tests = nlohmann::json::array();
-    for (const auto& test : result.run.tests)
+    for (const auto& test : result.tests)
         tests.push_back({{"name", test.name},
                          {"kind", to_string(test.kind)},
                          {"verdict", to_string(test.result)},
@@ -72,13 +78,16 @@ nlohmann::json submission_json(const problem_spec& spec, const std::filesystem::
                            {"source", source.string()},
                            {"verdict", to_string(result.overall)},
                            {"exit_code", exit_code_for(result.overall)},
-                           {"compile", {{"ok", result.compile.ok},
-                                        {"cached", result.compile.cached},
-                                        {"diagnostics", result.compile.diagnostics}}},
+                           {"reason", result.reason},
+                           {"compile",
+                            {{"ok", result.compile.ok},
+                             {"cached", result.compile.cached},
+                             {"diagnostics", result.compile.diagnostics}}},
                            {"tests", tests}};
-    if (!result.run.device.is_null()) json["device"] = result.run.device;
-    if (result.run.no_device) json["no_device"] = *result.run.no_device;
-    if (!result.run.program_output.empty()) json["program_output"] = result.run.program_output;
+    if (result.device) json["device"] = *result.device;
+    if (result.no_device) json["no_device"] = *result.no_device;
+    if (result.bench) json["bench"] = bench_json(*result.bench);
+    if (!result.program_output.empty()) json["program_output"] = result.program_output;
     return json;
 }
 

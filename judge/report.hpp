@@ -1,5 +1,6 @@
 #pragma once
-// How a submission's outcome is shown: text for people (coloured on a terminal) or one JSON object.
+// How a judgement is shown: text for people (coloured on a terminal) or one JSON object. Both read
+// the one decided verdict (submission.hpp: decide).
 #include "problem_spec.hpp"
 #include "submission.hpp"
 
@@ -15,10 +16,9 @@ struct style {
 };
 
 void print_submission(std::FILE* out, const problem_spec& spec, const std::filesystem::path& source,
-                      const submission_result& result, style look);
+                      const judgement& result, style look);
 
-nlohmann::json submission_json(const problem_spec& spec, const std::filesystem::path& source,
-                               const submission_result& result);
+nlohmann::json submission_json(const problem_spec& spec, const std::filesystem::path& source, const judgement& result);
 
 // "accepted" in green, the failures in red, skipped in yellow (when colour is on).
 std::string styled_verdict(verdict v, style look);

@@ -1,54 +1,82 @@
-// gpujudge-runner: the child process that loads a submission and calls it. The judge starts one
-// per submission (and again after a crash), in its own process group, and reads its messages from
-// file descriptor 3. Nothing here trusts solve to return, to keep the device healthy, or to stay quiet.
+// gpujudge-runner: the child process that loads a submission (or a problem's reference) and calls
+// it. The judge starts one per submission (and again after a crash) in its own process group; it
+// reads the hello line and jobs from the control pipe and answers with sealed messages on the
+// result channel. Nothing here trusts solve to return, to keep the device healthy, or to stay quiet.
 #include "c_function.hpp"
 #include "device_info.hpp"
 #include "judged_call.hpp"
 #include "memory_space.hpp"
-#include "runner_job.hpp"
-#include "runner_modes.hpp"
+#include "output_file.hpp"
+#include "peak_bandwidth.hpp"
+#include "runner_protocol.hpp"
+#include "sealed_channel.hpp"
 #include "shared_library.hpp"
+#include "test_data.hpp"
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
-#include <fstream>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 namespace gpujudge {
 
 namespace {
 
-// Emits a JSON line on the channel and flushes it at once: the judge acts on each as it arrives.
+// Sealed JSON lines on the result channel, flushed at once: the judge acts on each as it arrives.
 class channel {
 public:
-    channel() : file_(fdopen(kRunnerChannelFd, "w")) {}
-    bool ok() const { return file_ != nullptr; }
+    explicit channel(const channel_key& key) : file_(fdopen(kChannelFd, "w")), sealer_(key) {}
     void send(const nlohmann::json& message) {
-        const std::string line = message.dump() + "\n";
+        std::lock_guard<std::mutex> lock(mutex_);  // reference requests report from several threads
+        const std::string line = sealer_.seal(message);
         std::fwrite(line.data(), 1, line.size(), file_);
         std::fflush(file_);
+    }
+
+private:
+    std::mutex mutex_;
+    FILE* file_;
+    message_sealer sealer_;
+};
+
+// Job lines from the control pipe; nothing once the judge closes it.
+class control {
+public:
+    control() : file_(fdopen(kControlFd, "r")) {}
+    bool ok() const { return file_ != nullptr; }
+    std::optional<nlohmann::json> next() {
+        char* line = nullptr;
+        std::size_t capacity = 0;
+        const ssize_t length = getline(&line, &capacity, file_);
+        std::optional<nlohmann::json> job;
+        if (length > 0) job = nlohmann::json::parse(std::string(line, static_cast<std::size_t>(length)));
+        std::free(line);
+        return job;
     }
 
 private:
     FILE* file_;
 };
 
-// Tells the judge when solve is running, and measures the call on the host clock.
-class announcing_listener : public call_listener {
+// Tells the judge when solve is running (its time limit holds only then), and times the call.
+class announcer final : public call_listener {
 public:
-    announcing_listener(channel& out, int test) : out_(out), test_(test) {}
+    announcer(channel& out, int test) : out_(out), test_(test) {}
     void before_call() override {
-        out_.send({{"event", event::call}, {"test", test_}});
+        out_.send(message_of(event::call, nlohmann::json{{"test", test_}}));
         start_ = std::chrono::steady_clock::now();
     }
     void after_finish() override {
         wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
-        out_.send({{"event", event::returned}, {"test", test_}});
+        out_.send(message_of(event::returned, nlohmann::json{{"test", test_}}));
     }
     double wall_ms = 0;
 
@@ -58,74 +86,187 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
-int judge_tests(const runner_job& job, const problem_spec& spec, memory_space& space, channel& out) {
-    const shared_library reference_library(job.reference);
-    const c_function reference(reference_library.symbol("reference"), spec.params);
-    const shared_library solution_library(job.solution);
-    const c_function solve(solution_library.symbol("solve"), spec.params);
-    for (const int index : job.tests) {
-        const test_spec& test = spec.tests.at(static_cast<std::size_t>(index));
-        out.send({{"event", event::begin}, {"test", index}});
-        const test_data data = prepare_test(spec, test, reference);
-        announcing_listener listener(out, index);
-        const call_outcome outcome = judge_call(spec, space, solve, data, listener);
-        out.send({{"event", event::result},
-                  {"test", index},
-                  {"verdict", to_string(outcome.result)},
-                  {"message", outcome.message},
-                  {"wall_ms", listener.wall_ms}});
-        // After a sticky error the context is gone: the judge starts a fresh runner for the rest.
-        if (outcome.context_lost) return 0;
+struct session {
+    problem_spec spec;
+    memory_space& space;
+    channel& out;
+    std::optional<shared_library> library;
+    std::optional<c_function> function;
+
+    const test_spec& test(int index) const { return spec.tests.at(static_cast<std::size_t>(index)); }
+    expected_outputs expected_for(const test_spec& test, const std::string& file) const {
+        return {file.empty() ? literal_outputs(spec, test) : read_outputs(file, spec, test.scalars), {}};
     }
-    out.send({{"event", event::done}});
-    return 0;
+};
+
+void load(session& s, const load_job& job, runner_backend backend) {
+    // Measured before any submission code is in the process.
+    if (job.measure_peak && backend == runner_backend::device)
+        s.out.send(message_of(event::peak, nlohmann::json{{"gbps", measure_peak_bandwidth_gbps(s.space)}}));
+    if (!job.library.empty()) {  // an empty library: the judge asked only for the ceiling
+        s.library.emplace(job.library);
+        s.function.emplace(s.library->symbol(job.function), s.spec.params);
+    }
+    s.out.send(message_of(event::loaded));
 }
 
-int run(const runner_job& job, channel& out) {
-    std::unique_ptr<memory_space> space;
-    if (job.backend == runner_backend::device) {
-        auto device = open_device();
-        if (auto* reason = std::get_if<std::string>(&device)) {
-            out.send({{"event", event::no_device}, {"message", *reason}});
-            return 0;
-        }
-        const auto& info = std::get<device_info>(device);
-        out.send({{"event", event::device},
-                  {"name", info.name},
-                  {"uuid", info.uuid},
-                  {"arch", info.arch()},
-                  {"sm_count", info.sm_count},
-                  {"l2_bytes", info.l2_bytes},
-                  {"memory_bytes", info.memory_bytes}});
-        if (job.mode == runner_mode::probe) return 0;
-        space = make_device_space();
-    } else {
-        space = make_host_space();
+// Returns false when the device context is lost: the session cannot go on.
+bool run_judge_job(session& s, const judge_job& job) {
+    for (const test_job& item : job.tests) {
+        s.out.send(message_of(event::begin, nlohmann::json{{"test", item.test}}));
+        const test_spec& test = s.test(item.test);
+        const input_set inputs(s.spec, s.space, test, item.data);
+        const expected_outputs expected = s.expected_for(test, item.expected_file);
+        buffer_set buffers(s.spec, s.space, test.scalars);
+        buffers.load_from(inputs.sources());
+        announcer listener(s.out, item.test);
+        call_outcome outcome = call_solve(*s.function, buffers, test.scalars, s.space, listener);
+        if (outcome.result == verdict::accepted)
+            outcome = check_call(s.spec, s.space, buffers, test.scalars, inputs.sources(), expected);
+        s.out.send(message_of(event::result, test_result_message{item.test, outcome.result, outcome.message,
+                                                                  listener.wall_ms, std::nullopt}));
+        if (outcome.context_lost) return false;
+        if (job.stop_at_failure && outcome.result != verdict::accepted) break;
     }
-    const problem_spec spec = load_problem(job.problem_dir);
-    if (job.mode == runner_mode::bench) return run_bench(job, spec, *space, [&](const nlohmann::json& m) { out.send(m); });
-    return judge_tests(job, spec, *space, out);
+    s.out.send(message_of(event::done));
+    return true;
+}
+
+timing_summary summary_of(const timed_result& timed) {
+    return {timed.stats, median_of(timed.readings, &clock_reading::event_ms),
+            median_of(timed.readings, &clock_reading::host_ms), timed.host_overhead_ms, timed.host_clock,
+            timed.blocking};
+}
+
+bool run_time_job(session& s, const time_job& job) {
+    for (const timed_test_job& item : job.tests) {
+        s.out.send(message_of(event::begin, nlohmann::json{{"test", item.test}}));
+        const test_spec& test = s.test(item.test);
+        std::vector<timed_data_set> data_sets;
+        data_sets.reserve(item.data_sets.size());
+        for (const timed_data_job& data : item.data_sets) {
+            timed_data_set& set = data_sets.emplace_back(
+                timed_data_set{input_set(s.spec, s.space, test, data.data), s.expected_for(test, data.expected_file)});
+            copy_into_space(set.expected, s.space);
+        }
+        announcer listener(s.out, item.test);
+        const timed_result timed =
+            run_timed(s.spec, s.space, *s.function, test, data_sets, job.settings, job.order_seed, listener);
+        s.out.send(message_of(event::result, test_result_message{item.test, timed.outcome.result,
+                                                                  timed.outcome.message, 0, summary_of(timed)}));
+        if (timed.outcome.context_lost) return false;
+        if (timed.outcome.result != verdict::accepted) break;
+    }
+    s.out.send(message_of(event::done));
+    return true;
+}
+
+// Host memory that concurrent reference requests may hold at once: a quarter of the machine's.
+std::size_t reference_memory_budget() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 4
+                                 : std::size_t{4} << 30;
+}
+
+std::size_t buffer_bytes(const problem_spec& spec, const test_spec& test) {
+    std::size_t bytes = 0;
+    for (const auto& param : spec.params)
+        if (param.is_pointer) bytes += spec.element_count(param, test.scalars) * element_size(param.type);
+    return bytes;
+}
+
+// Independent reference runs on all cores, as many at once as the memory budget allows.
+void run_reference_job(session& s, const reference_job& job) {
+    std::mutex mutex;
+    std::condition_variable freed;
+    std::size_t in_flight = 0;
+    const std::size_t budget = reference_memory_budget();
+    std::atomic<std::size_t> next{0};
+    std::optional<std::string> failure;
+    auto work = [&] {
+        for (std::size_t i; (i = next++) < job.requests.size();) {
+            const reference_request& request = job.requests[i];
+            const test_spec& test = s.test(request.test);
+            const std::size_t bytes = buffer_bytes(s.spec, test);
+            {
+                std::unique_lock<std::mutex> lock(mutex);
+                freed.wait(lock, [&] { return in_flight == 0 || in_flight + bytes <= budget; });
+                in_flight += bytes;
+            }
+            try {
+                const named_arrays outputs =
+                    run_on_host(s.spec, test.scalars, host_inputs(s.spec, test, request.data), *s.function);
+                write_outputs(request.expected_file, s.spec, outputs);
+                s.out.send(message_of(event::written, nlohmann::json{{"request", i}}));
+            } catch (const std::exception& error) {
+                std::lock_guard<std::mutex> lock(mutex);
+                failure = error.what();
+            }
+            std::lock_guard<std::mutex> lock(mutex);
+            in_flight -= bytes;
+            freed.notify_all();
+        }
+    };
+    std::vector<std::thread> threads;
+    const unsigned count = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
+                                                           static_cast<unsigned>(job.requests.size())));
+    for (unsigned t = 0; t < count; ++t) threads.emplace_back(work);
+    for (auto& thread : threads) thread.join();
+    if (failure) throw std::runtime_error(*failure);
+    s.out.send(message_of(event::done));
+}
+
+std::unique_ptr<memory_space> open_space(runner_backend backend, channel& out) {
+    if (backend == runner_backend::host) return make_host_space();
+    auto device = open_device();
+    if (auto* reason = std::get_if<std::string>(&device)) {
+        out.send(message_of(event::no_device, nlohmann::json{{"message", *reason}}));
+        return nullptr;
+    }
+    const auto& info = std::get<device_info>(device);
+    out.send(message_of(event::device, device_message{info.name, info.uuid, info.arch(), info.sm_count,
+                                                      info.l2_bytes, info.memory_bytes}));
+    return make_device_space();
+}
+
+void serve(const hello_job& hello, control& in, channel& out) {
+    auto space = open_space(hello.backend, out);
+    if (!space) return;
+    session s{load_problem(hello.problem_dir), *space, out, std::nullopt, std::nullopt};
+    while (auto line = in.next()) {
+        const std::string kind = line->at("job").get<std::string>();
+        const nlohmann::json& body = line->at("body");
+        if (kind == "load") load(s, body.get<load_job>(), hello.backend);
+        else if (kind == "judge" && !run_judge_job(s, body.get<judge_job>())) return;
+        else if (kind == "time" && !run_time_job(s, body.get<time_job>())) return;
+        else if (kind == "reference") run_reference_job(s, body.get<reference_job>());
+    }
 }
 
 }  // namespace
 
 }  // namespace gpujudge
 
-int main(int argc, char** argv) {
+int main() {
     using namespace gpujudge;
-    // Die with the judge, whatever happens to it.
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    channel out;
-    if (argc != 2 || !out.ok()) {
-        std::fprintf(stderr, "usage: gpujudge-runner JOB.json (started by gpujudge, channel on fd 3)\n");
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // die with the judge, whatever happens to it
+    control in;
+    std::optional<nlohmann::json> first;
+    std::optional<channel_key> key;
+    try {
+        if (in.ok() && (first = in.next())) key = channel_key::from_hex(first->at("key").get<std::string>());
+    } catch (const std::exception&) {
+    }
+    if (!key) {
+        std::fprintf(stderr, "usage: gpujudge-runner, started by gpujudge (control pipe on fd 4, channel on fd 3)\n");
         return 2;
     }
+    channel out(*key);
     try {
-        std::ifstream file(argv[1]);
-        const runner_job job = nlohmann::json::parse(file).get<runner_job>();
-        return run(job, out);
+        serve(first->get<hello_job>(), in, out);
+        return 0;
     } catch (const std::exception& error) {
-        out.send({{"event", event::fatal}, {"message", error.what()}});
+        out.send(message_of(event::fatal, nlohmann::json{{"message", error.what()}}));
         return 1;
     }
 }

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -9,26 +10,58 @@
 
 namespace gpujudge {
 
-runner_process::runner_process(const std::filesystem::path& runner_exe, const runner_job& job,
-                               const std::filesystem::path& work_dir)
-    : output_file_(work_dir / "runner-output.txt") {
-    const auto job_file = work_dir / "job.json";
-    std::ofstream(job_file) << nlohmann::json(job).dump();
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a pipe");
-    read_fd_ = fds[0];
+namespace {
+
+// Longer than any message the runner sends: a longer line is someone else's.
+constexpr std::size_t kMaxLineBytes = std::size_t{16} << 20;
+
+}  // namespace
+
+runner_process::runner_process(const std::filesystem::path& runner_exe, runner_backend backend,
+                               const std::string& problem_dir, const std::filesystem::path& work_dir)
+    : output_file_(work_dir / "runner-output.txt"), key_(channel_key::random()), opener_(key_) {
+    int channel[2], control[2];
+    if (pipe2(channel, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a pipe");
+    if (pipe2(control, O_CLOEXEC) != 0) {
+        close(channel[0]);
+        close(channel[1]);
+        throw std::runtime_error("cannot create a pipe");
+    }
+    read_fd_ = channel[0];
+    control_fd_ = control[1];
     try {
-        child_ = std::make_unique<child_process>(std::vector<std::string>{runner_exe.string(), job_file.string()},
-                                                 spawn_options{output_file_, fds[1]});
+        child_ = std::make_unique<child_process>(std::vector<std::string>{runner_exe.string()},
+                                                 spawn_options{output_file_, channel[1], control[0]});
     } catch (...) {
-        close(fds[1]);
+        close(channel[1]);
+        close(control[0]);
         throw;
     }
-    close(fds[1]);  // the child holds the only writer now: EOF means it is gone
+    close(channel[1]);  // the child holds the only writer now: EOF means it is gone
+    close(control[0]);
+    send(hello_job{key_.hex(), backend, problem_dir});  // the first line: the key travels nowhere else
 }
 
 runner_process::~runner_process() {
     if (read_fd_ >= 0) close(read_fd_);
+    if (control_fd_ >= 0) close(control_fd_);
+}
+
+bool runner_process::send(const nlohmann::json& line) {
+    const std::string text = line.dump() + "\n";
+    // A runner that died must not kill the judge with SIGPIPE.
+    struct sigaction ignore {}, previous {};
+    ignore.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ignore, &previous);
+    std::size_t written = 0;
+    while (written < text.size()) {
+        const ssize_t n = write(control_fd_, text.data() + written, text.size() - written);
+        if (n <= 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        written += static_cast<std::size_t>(n);
+    }
+    sigaction(SIGPIPE, &previous, nullptr);
+    return written == text.size();
 }
 
 runner_process::read_status runner_process::next(nlohmann::json& message,
@@ -37,11 +70,14 @@ runner_process::read_status runner_process::next(nlohmann::json& message,
         if (const auto end = pending_.find('\n'); end != std::string::npos) {
             const std::string line = pending_.substr(0, end);
             pending_.erase(0, end + 1);
-            message = nlohmann::json::parse(line, nullptr, false);
-            if (message.is_discarded() || !message.is_object()) continue;  // not ours: ignore
+            auto opened = opener_.open(line);
+            if (!opened) return read_status::forged;
+            message = std::move(*opened);
             return read_status::message;
         }
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (pending_.size() > kMaxLineBytes) return read_status::forged;
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) return read_status::timeout;
         pollfd entry{read_fd_, POLLIN, 0};
         const int ready = poll(&entry, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
@@ -56,7 +92,12 @@ runner_process::read_status runner_process::next(nlohmann::json& message,
 child_exit runner_process::finish(bool kill) {
     if (kill) child_->kill_group();
     // A process that closed its channel is exiting; a GPU context can take a moment to tear down.
-    child_exit exit = child_->wait(std::chrono::steady_clock::now() + std::chrono::seconds(30));
+    // One that is still running after that, waiting for its next job, has lost its channel.
+    child_exit exit = child_->wait(std::chrono::steady_clock::now() + std::chrono::seconds(kill ? 30 : 5));
+    if (control_fd_ >= 0) {
+        close(control_fd_);
+        control_fd_ = -1;
+    }
     sweep_orphans();
     return exit;
 }

@@ -1,6 +1,8 @@
 #pragma once
-// The judge's side of a runner: starts it with a job, reads its messages under a deadline.
-#include "runner_job.hpp"
+// The judge's side of a runner: starts it with a fresh channel key, sends it jobs, and reads its
+// sealed messages under a deadline. A line that fails its seal was not written by the runner.
+#include "runner_protocol.hpp"
+#include "sealed_channel.hpp"
 #include "subprocess.hpp"
 
 #include <nlohmann/json.hpp>
@@ -14,17 +16,22 @@ namespace gpujudge {
 
 class runner_process {
 public:
-    // Writes the job beside `output_file`, then starts `runner_exe` on it.
-    runner_process(const std::filesystem::path& runner_exe, const runner_job& job,
+    // Starts `runner_exe` and sends it the hello line.
+    runner_process(const std::filesystem::path& runner_exe, runner_backend backend, const std::string& problem_dir,
                    const std::filesystem::path& work_dir);
     ~runner_process();
     runner_process(const runner_process&) = delete;
     runner_process& operator=(const runner_process&) = delete;
 
-    enum class read_status { message, closed, timeout };
+    // Sends one job line; false when the runner no longer reads them.
+    bool send(const nlohmann::json& job_line);
+
+    // `forged`: a line on the channel that the runner did not seal (the submission wrote it).
+    enum class read_status { message, closed, timeout, forged };
     read_status next(nlohmann::json& message, std::chrono::steady_clock::time_point deadline);
 
-    // After `closed`: the runner's exit. After `timeout`: kills it first.
+    // After `closed`: the runner's exit, killing it if it has not exited within a few seconds
+    // (closing the channel is not exiting). After anything else: kills it first.
     child_exit finish(bool kill);
     // The last `max_bytes` of what the runner (the submission included) printed.
     std::string output_tail(std::size_t max_bytes) const;
@@ -32,7 +39,10 @@ public:
 private:
     std::filesystem::path output_file_;
     int read_fd_ = -1;
+    int control_fd_ = -1;
     std::string pending_;
+    channel_key key_;
+    message_opener opener_;
     std::unique_ptr<child_process> child_;
 };
 

@@ -1,15 +1,99 @@
 #include "submission.hpp"
 
+#include "timed_data.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <future>
 
 namespace gpujudge {
 
-const judge_run& judge_context::device() {
-    if (!device_) {
-        device_ = probe_device(runner);
-        if (!device_->no_device) compiler.arch = device_->device.value("arch", compiler.arch);
+namespace {
+
+std::mt19937_64 fresh_secret() {
+    const channel_key key = channel_key::random();
+    std::seed_seq seed(key.bytes().begin(), key.bytes().begin() + 32);
+    return std::mt19937_64(seed);
+}
+
+std::vector<reference_outputs::item> own_data_of(const problem_spec& spec, const std::vector<int>& tests) {
+    std::vector<reference_outputs::item> items;
+    for (const int index : tests) {
+        const test_spec& test = spec.tests.at(static_cast<std::size_t>(index));
+        if (test.kind != test_kind::example) items.push_back({index, own_data(test)});
     }
-    return *device_;
+    return items;
+}
+
+// The judge job for `tests`, with each test's expected outputs (examples carry their own).
+judge_job judge_job_for(const problem_spec& spec, const std::vector<int>& tests,
+                        const std::vector<std::filesystem::path>& expected) {
+    judge_job job;
+    std::size_t next = 0;
+    for (const int index : tests) {
+        const test_spec& test = spec.tests.at(static_cast<std::size_t>(index));
+        const bool literal = test.kind == test_kind::example;
+        job.tests.push_back({index, own_data(test), literal ? "" : expected.at(next++).string()});
+    }
+    return job;
+}
+
+std::optional<double> known_peak(const judge_context& context, const std::optional<device_message>& device) {
+    if (context.runner.backend == runner_backend::host) return context.assumed_peak_gbps;
+    if (context.results && device) return context.results->device_peak(device->uuid);
+    return std::nullopt;
+}
+
+// Times the loaded submission, and the baseline, on the same secret data sets.
+bench_report time_submission(const problem_spec& spec, const std::filesystem::path& source, runner_session& session,
+                             const timed_plan& plan, double peak_gbps, const judge_options& options,
+                             judge_context& context, const judgement& result) {
+    bench_report report;
+    report.problem = spec.slug;
+    report.device = result.device;
+    report.peak_gbps = peak_gbps;
+    bench_entry mine;
+    mine.source = source;
+    mine.compile = result.compile;
+    mine.figures = context.timings.measure("timed runs", [&] { return time_loaded(session, spec, plan, peak_gbps); });
+    const bool passed = !first_failure(mine);
+    if (passed && options.with_baseline && result.device)
+        if (auto base = baseline_entry(spec, plan, context, context.results, *result.device, peak_gbps))
+            report.entries.push_back(std::move(*base));
+    report.entries.push_back(std::move(mine));
+    add_speedups(report);
+    return report;
+}
+
+void record(const problem_spec& spec, const bench_report& report, const judge_options& options,
+            judge_context& context) {
+    if (!context.results) return;
+    const std::string device_name = report.device ? report.device->name : "host";
+    const std::string device_uuid = report.device ? report.device->uuid : "host";
+    for (const auto& entry : report.entries) {
+        if (entry.cached) continue;
+        for (const auto& f : entry.figures)
+            if (f.result == verdict::accepted)
+                context.results->record({spec.slug, entry.source.string(), options.origin, entry.baseline,
+                                         device_name, device_uuid, f.test, f.median_us / 1e3,
+                                         f.mean_us / 1e3, f.min_us / 1e3, f.samples, f.gbps, f.speedup});
+    }
+}
+
+}  // namespace
+
+timed_settings quick_timing() {
+    timed_settings quick;
+    quick.data_sets = 3;
+    quick.slots = 2;
+    quick.warmup = 2;
+    quick.warmup_s = 0.05;
+    quick.min_samples = 10;
+    quick.min_time_s = 0;
+    quick.budget_s = 0.2;
+    return quick;
 }
 
 std::filesystem::path build_reference(const problem_spec& spec, judge_context& context) {
@@ -27,29 +111,112 @@ std::vector<int> select_tests(const problem_spec& spec, const std::vector<test_k
     return tests;
 }
 
-submission_result judge_submission(const problem_spec& spec, const std::filesystem::path& source,
-                                   const std::vector<int>& tests, judge_context& context) {
-    submission_result result;
-    // The device first: its arch decides nvcc's target. Host-built fakes need none.
+judgement judge_submission(const problem_spec& spec, const std::filesystem::path& source,
+                           const judge_options& options, judge_context& context) {
+    judgement result;
+    phase_timings& timings = context.timings;
+    result.tests = pending_reports(spec, options.tests);
+    // The runner opens the device while the references and the compiler run.
+    runner_session session(spec, context.runner);
+    const auto reference = timings.measure("reference build", [&] { return build_reference(spec, context); });
+    reference_outputs references(spec, reference, context.compiler.cache_dir, context.runner);
+    auto expected = std::async(std::launch::async, [&] {
+        return timings.measure("references", [&] { return references.ensure(own_data_of(spec, options.tests)); });
+    });
     const bool on_device = context.runner.backend == runner_backend::device;
-    const judge_run* device = on_device ? &context.device() : nullptr;
-    const auto reference = build_reference(spec, context);
-    if (!on_device)
-        result.compile = compile_host(spec, source, "solve", context.compiler);
-    else
-        result.compile = compile_solution(spec, source, context.compiler);
+    if (on_device) {
+        result.device = timings.measure("device start", [&] { return session.device(); });
+        result.no_device = session.no_device();
+        if (result.device) context.compiler.arch = result.device->arch;
+    }
+    result.compile = timings.measure("compile", [&] {
+        return on_device ? compile_solution(spec, source, context.compiler)
+                         : compile_host(spec, source, "solve", context.compiler);
+    });
+    const auto expected_files = expected.get();
+    if (!result.compile.ok || result.no_device) {
+        decide(result);
+        return result;
+    }
+    const bool timed = options.timed && headline_test(spec);
+    std::optional<double> peak = known_peak(context, result.device);
+    std::optional<double> measured;
+    if (auto failure = session.load(result.compile.library, "solve", on_device && !peak ? &measured : nullptr)) {
+        result.tests.front().result = verdict::runtime_error;
+        result.tests.front().message = *failure;
+    } else {
+        if (measured && context.results) context.results->save_device_peak(result.device->uuid, result.device->name, *measured);
+        if (measured) peak = measured;
+        // The timed runs' secret data sets are chosen while the tests run; not for a submission
+        // that fails an example.
+        std::future<timed_plan> plan;
+        const judge_job job = judge_job_for(spec, options.tests, expected_files);
+        judge_job examples, rest;
+        for (const auto& test : job.tests)
+            (spec.tests[static_cast<std::size_t>(test.test)].kind == test_kind::example ? examples : rest)
+                .tests.push_back(test);
+        const auto failed = [&] {
+            return std::any_of(result.tests.begin(), result.tests.end(), [](const test_report& t) {
+                return t.result != verdict::accepted && t.result != verdict::skipped;
+            });
+        };
+        timings.measure("judged calls", [&] {
+            if (!examples.tests.empty() && (!session.judge(examples, result.tests) || failed())) return;
+            if (timed)
+                plan = std::async(std::launch::async, [&] {
+                    std::mt19937_64 secret = fresh_secret();
+                    return plan_timed_runs(spec, references, options.timing, secret);
+                });
+            if (!rest.tests.empty()) session.judge(rest, result.tests);
+        });
+        const bool passed = std::all_of(result.tests.begin(), result.tests.end(),
+                                        [](const test_report& t) { return t.result == verdict::accepted; });
+        if (plan.valid()) {
+            const timed_plan chosen = timings.measure("timed data", [&] { return plan.get(); });
+            if (passed)
+                result.bench = time_submission(spec, source, session, chosen, peak.value_or(0), options, context, result);
+        }
+    }
+    for (auto& test : result.tests)
+        if (test.result == verdict::skipped && test.message.empty()) test.message = "not run after the first failure";
+    result.program_output = session.output_tail();
+    decide(result);
+    if (result.bench) record(spec, *result.bench, options, context);
+    return result;
+}
+
+const bench_entry* submission_entry(const judgement& result) {
+    if (!result.bench) return nullptr;
+    for (const auto& entry : result.bench->entries)
+        if (!entry.baseline) return &entry;
+    return nullptr;
+}
+
+void decide(judgement& result) {
+    result.reason.clear();
     if (!result.compile.ok) {
         result.overall = verdict::compile_error;
-        return result;
+        return;
     }
-    if (device && device->no_device) {
-        result.run = *device;
+    if (result.no_device) {
         result.overall = verdict::no_device;
-        return result;
+        result.reason = *result.no_device;
+        return;
     }
-    result.run = run_tests(spec, result.compile.library, reference, tests, context.runner);
-    result.overall = result.run.no_device ? verdict::no_device : overall_verdict(result.run.tests);
-    return result;
+    for (const auto& test : result.tests)
+        if (test.result != verdict::accepted) {
+            // A test left skipped with none failed before it: the runner stopped without a word.
+            result.overall = test.result == verdict::skipped ? verdict::runtime_error : test.result;
+            result.reason = fmt::format("test '{}': {}", test.name, test.message);
+            return;
+        }
+    if (const bench_entry* mine = submission_entry(result))
+        if (const bench_figures* failed = first_failure(*mine)) {
+            result.overall = failed->result;
+            result.reason = fmt::format("timed run on '{}': {}", failed->test, failed->message);
+            return;
+        }
+    result.overall = verdict::accepted;
 }
 
 }  // namespace gpujudge

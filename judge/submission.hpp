@@ -1,38 +1,50 @@
 #pragma once
-// The whole path of one submission: probe the device, compile, run the tests, decide the verdict.
+// The whole path of one submission: open the device while compiling and computing references,
+// judge the tests, time the benchmarks, then decide the verdict, once, from all of it.
+#include "benchmarking.hpp"
 #include "compiler.hpp"
+#include "history.hpp"
 #include "judging.hpp"
+#include "phase_timings.hpp"
+#include "problem_error.hpp"
 #include "problem_spec.hpp"
 
 #include <filesystem>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace gpujudge {
 
-// The problem's own files are at fault (its reference does not compile, say): not the submission's.
-class problem_error : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
 struct judge_context {
     std::filesystem::path home;
     compiler_settings compiler;
     runner_settings runner;
-    // Probed once per process, in a runner: the judge itself never touches the GPU.
-    const judge_run& device();
-
-private:
-    std::optional<judge_run> device_;
+    history* results = nullptr;             // where timed results and ceilings are kept; none: nothing kept
+    std::optional<double> assumed_peak_gbps;  // host backends have no ceiling to measure (tests set one)
+    phase_timings timings;
 };
 
-struct submission_result {
-    verdict overall = verdict::accepted;
+struct judge_options {
+    std::vector<int> tests;  // positions in spec.tests
+    bool timed = true;       // once every test passes, time the benchmarks
+    bool with_baseline = true;
+    timed_settings timing;
+    std::string origin = "submit";  // recorded in the history
+};
+
+// The settings validate --run times with: enough calls to catch cached answers, a rough median.
+timed_settings quick_timing();
+
+struct judgement {
     compile_result compile;
-    judge_run run;
+    std::optional<device_message> device;
+    std::optional<std::string> no_device;
+    std::vector<test_report> tests;
+    std::optional<bench_report> bench;  // timed runs: the baseline's entry first, then the submission's
+    std::string program_output;
+    verdict overall = verdict::accepted;  // see decide()
+    std::string reason;                   // why, in one line, when not accepted
 };
 
 // Compiles the problem's reference.cpp; throws problem_error with the compiler's output.
@@ -41,7 +53,14 @@ std::filesystem::path build_reference(const problem_spec& spec, judge_context& c
 // All tests of the kinds given (in file order), or every test when `kinds` is empty.
 std::vector<int> select_tests(const problem_spec& spec, const std::vector<test_kind>& kinds);
 
-submission_result judge_submission(const problem_spec& spec, const std::filesystem::path& source,
-                                   const std::vector<int>& tests, judge_context& context);
+// Throws problem_error when the problem's own files fail (its reference crashes, say).
+judgement judge_submission(const problem_spec& spec, const std::filesystem::path& source,
+                           const judge_options& options, judge_context& context);
+
+// The one decision: compile, device, the first failed test, then the first failed timed run.
+void decide(judgement& result);
+
+// The submission's own timed entry (not the baseline's), if it was timed.
+const bench_entry* submission_entry(const judgement& result);
 
 }  // namespace gpujudge

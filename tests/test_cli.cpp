@@ -85,6 +85,18 @@ TEST_CASE("submit --json prints one object with the verdict and the tests", "[cl
     }
 }
 
+TEST_CASE("a timed run that fails decides the verdict, the JSON and the exit code alike", "[cli][timed]") {
+    // Host-built fakes: the host backend runs them without a GPU.
+    const auto result = gpujudge_cli({"--backend", "host", "submit", "--json", kFixtures + "/problems/tiny_sum",
+                                      kFixtures + "/host_solutions/caches_by_size.cpp"});
+    const auto json = nlohmann::json::parse(result.output);
+    CHECK(json.at("verdict") == "wrong_answer");
+    CHECK(json.at("exit_code") == exit_wrong_answer);
+    CHECK(result.exit.code == exit_wrong_answer);
+    CHECK(json.at("reason").get<std::string>().rfind("timed run on 'N = 100000': timed run ", 0) == 0);
+    for (const auto& test : json.at("tests")) CHECK(test.at("verdict") == "accepted");
+}
+
 TEST_CASE("validate refuses a malformed problem.yaml with its line", "[cli]") {
     const auto result = run_command({GPUJUDGE_BIN_DIR "/gpujudge", "--home", kFixtures + "/broken_home", "validate"},
                                     std::chrono::seconds(60));

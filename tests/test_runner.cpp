@@ -29,15 +29,17 @@ const problem_spec& tiny_sum() {
     return spec;
 }
 
-submission_result judge_fake(const std::string& name) {
+judgement judge_fake(const std::string& name) {
     judge_context context = host_context();
-    return judge_submission(tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/" + name + ".cpp",
-                            select_tests(tiny_sum(), {}), context);
+    judge_options options;
+    options.tests = select_tests(tiny_sum(), {});
+    options.timed = false;
+    return judge_submission(tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/" + name + ".cpp", options, context);
 }
 
-std::vector<verdict> verdicts(const submission_result& result) {
+std::vector<verdict> verdicts(const judgement& result) {
     std::vector<verdict> out;
-    for (const auto& test : result.run.tests) out.push_back(test.result);
+    for (const auto& test : result.tests) out.push_back(test.result);
     return out;
 }
 
@@ -54,43 +56,49 @@ TEST_CASE("a correct solution is accepted on every test", "[runner]") {
 TEST_CASE("a wrong answer names the element, the expected and the got value", "[runner]") {
     const auto result = judge_fake("off_by_one");
     CHECK(result.overall == verdict::wrong_answer);
-    CHECK(result.run.tests[0].message.rfind("1 of 1 elements of 'output' differ from the reference", 0) == 0);
-    CHECK(result.run.tests[0].message.find("output[0]: expected 6.5, got 3") != std::string::npos);
+    CHECK(result.tests[0].message.rfind("1 of 1 elements of 'output' differ from the reference", 0) == 0);
+    CHECK(result.tests[0].message.find("output[0]: expected 6.5, got 3") != std::string::npos);
+    CHECK(result.reason.rfind("test 'example': 1 of 1 elements", 0) == 0);
+}
+
+TEST_CASE("judging stops at the first failed test; the rest are skipped", "[runner]") {
+    const auto result = judge_fake("off_by_one");
+    CHECK(verdicts(result) ==
+          std::vector<verdict>{verdict::wrong_answer, verdict::skipped, verdict::skipped, verdict::skipped});
+    CHECK(result.tests[1].message == "not run after the first failure");
 }
 
 TEST_CASE("an output never written is reported as such", "[runner]") {
     const auto result = judge_fake("never_writes");
     CHECK(result.overall == verdict::wrong_answer);
-    CHECK(result.run.tests[0].message.find("got nothing (never written)") != std::string::npos);
+    CHECK(result.tests[0].message.find("got nothing (never written)") != std::string::npos);
 }
 
-TEST_CASE("a crash is a runtime error, and the tests after it still run", "[runner]") {
+TEST_CASE("a crash is a runtime error, on the test that crashed", "[runner]") {
     const auto crash = judge_fake("crashes");
     CHECK(crash.overall == verdict::runtime_error);
-    CHECK(crash.run.tests[0].message ==
-          "the process was killed by signal SIGSEGV (Segmentation fault) during solve");
+    CHECK(crash.tests[0].message == "the process was killed by signal SIGSEGV (Segmentation fault) during solve");
 
     const auto partial = judge_fake("crashes_on_large");
-    CHECK(verdicts(partial) == std::vector<verdict>{verdict::accepted, verdict::accepted, verdict::runtime_error,
-                                                    verdict::runtime_error});
+    CHECK(verdicts(partial) ==
+          std::vector<verdict>{verdict::accepted, verdict::accepted, verdict::runtime_error, verdict::skipped});
     CHECK(children_of_this_process() == 0);
 }
 
 TEST_CASE("exit() inside solve is a runtime error, not a pass", "[runner]") {
     const auto result = judge_fake("exits");
     CHECK(result.overall == verdict::runtime_error);
-    CHECK(result.run.tests[0].message ==
+    CHECK(result.tests[0].message ==
           "solve ended the process (exit status 0): a submission must return from solve, not call exit()");
 }
 
 TEST_CASE("writes outside the output or into a const input are memory violations", "[runner]") {
     const auto past = judge_fake("writes_past_output");
     CHECK(past.overall == verdict::memory_violation);
-    CHECK(past.run.tests[0].message ==
-          "solve wrote past the end of 'output' (0 bytes past it, element [1] of a buffer of 1)");
+    CHECK(past.tests[0].message == "solve wrote past the end of 'output' (0 bytes past it, element [1] of a buffer of 1)");
     const auto input = judge_fake("writes_input");
     CHECK(input.overall == verdict::memory_violation);
-    CHECK(input.run.tests[0].message == "solve wrote into the const input 'input': input[1] was 2, now 3");
+    CHECK(input.tests[0].message == "solve wrote into the const input 'input': input[1] was 2, now 3");
 }
 
 TEST_CASE("a hang is killed at the time limit; the rest is skipped and nothing survives", "[runner]") {
@@ -98,8 +106,8 @@ TEST_CASE("a hang is killed at the time limit; the rest is skipped and nothing s
     const auto result = judge_fake("hangs");
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     CHECK(result.overall == verdict::time_limit_exceeded);
-    CHECK(result.run.tests[0].message == "solve did not finish within the time limit of 500 ms; the process was killed");
-    CHECK(result.run.tests[1].result == verdict::skipped);
+    CHECK(result.tests[0].message == "solve did not finish within the time limit of 500 ms; the process was killed");
+    CHECK(result.tests[1].result == verdict::skipped);
     CHECK(seconds < 30);
     CHECK(children_of_this_process() == 0);
 }
@@ -115,5 +123,33 @@ TEST_CASE("a child that escapes the process group is killed with the runner", "[
     std::ifstream(pid_file) >> escaped;
     REQUIRE(escaped > 0);
     CHECK(kill(escaped, 0) == -1);
+    CHECK(children_of_this_process() == 0);
+}
+
+TEST_CASE("lines forged into the result channel end as a runtime error, never believed", "[runner][channel]") {
+    const std::string forged =
+        "the submission wrote into the judge's result channel (a line the runner did not seal); nothing it "
+        "reported can be believed";
+    SECTION("accepted results with valid test numbers, then exit") {
+        const auto result = judge_fake("forges_results");
+        CHECK(result.overall == verdict::runtime_error);
+        CHECK(result.tests[0].message == forged);
+        CHECK(verdicts(result) ==
+              std::vector<verdict>{verdict::runtime_error, verdict::skipped, verdict::skipped, verdict::skipped});
+    }
+    SECTION("results for tests that do not exist") {
+        const auto result = judge_fake("forges_unknown_tests");
+        CHECK(result.overall == verdict::runtime_error);
+        CHECK(result.tests[0].message == forged);
+    }
+    CHECK(children_of_this_process() == 0);
+}
+
+TEST_CASE("a submission that closes the result channel gets a runtime error", "[runner][channel]") {
+    const auto result = judge_fake("closes_channel");
+    CHECK(result.overall == verdict::runtime_error);
+    CHECK(result.tests[0].message ==
+          "the result channel closed while the process kept running: the submission closed or replaced the judge's "
+          "file descriptor");
     CHECK(children_of_this_process() == 0);
 }

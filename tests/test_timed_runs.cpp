@@ -3,47 +3,93 @@
 #include "clock_choice.hpp"
 #include "sample_stats.hpp"
 #include "submission.hpp"
+#include "benchmarking.hpp"
 #include "subprocess.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <filesystem>
 
 using namespace gpujudge;
 
 namespace {
 
-judge_run time_fake(const std::string& name) {
+timed_settings short_timing() {
+    timed_settings settings;
+    settings.min_samples = 12;
+    settings.warmup_s = 0.01;
+    settings.min_time_s = 0.05;
+    settings.budget_s = 0.2;
+    return settings;
+}
+
+judgement time_fake(const std::string& name, std::optional<double> assumed_peak_gbps = std::nullopt,
+                    history* results = nullptr) {
     become_subreaper();
     judge_context context;
     context.compiler.cache_dir = GPUJUDGE_TEST_CACHE;
     context.runner.runner_exe = GPUJUDGE_BIN_DIR "/gpujudge-runner";
     context.runner.backend = runner_backend::host;
+    context.assumed_peak_gbps = assumed_peak_gbps;
+    context.results = results;
     static const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/problems/tiny_sum");
-    const auto solution = compile_host(spec, GPUJUDGE_TEST_FIXTURES "/host_solutions/" + name + ".cpp", "solve",
-                                       context.compiler);
-    REQUIRE(solution.ok);
-    const auto reference = build_reference(spec, context);
-    return run_tests(spec, solution.library, reference, select_tests(spec, {test_kind::benchmark}), context.runner,
-                     runner_mode::bench, {{"min_samples", 12}, {"min_time_s", 0.05}, {"budget_s", 0.2}});
+    judge_options options;
+    options.tests = select_tests(spec, {});
+    options.timing = short_timing();
+    options.with_baseline = false;
+    return judge_submission(spec, GPUJUDGE_TEST_FIXTURES "/host_solutions/" + name + ".cpp", options, context);
 }
 
 }  // namespace
 
 TEST_CASE("an honest solution gets timed samples and statistics", "[timed]") {
-    const judge_run run = time_fake("correct");
-    REQUIRE(run.tests.size() == 1);
-    CHECK(run.tests[0].result == verdict::accepted);
-    CHECK(run.tests[0].stats.at("count").get<int>() >= 12);
-    CHECK(run.tests[0].stats.at("median_ms").get<double>() > 0);
+    const judgement result = time_fake("correct");
+    CHECK(result.overall == verdict::accepted);
+    const bench_entry* timed = submission_entry(result);
+    REQUIRE(timed);
+    REQUIRE(timed->figures.size() == 1);
+    CHECK(timed->figures[0].result == verdict::accepted);
+    CHECK(timed->figures[0].samples >= 12);
+    CHECK(timed->figures[0].median_us > 0);
 }
 
-TEST_CASE("answers cached by size, by pointer or by a few values are refused in timed runs", "[timed]") {
-    for (const char* cheat : {"caches_by_size", "caches_by_pointer", "caches_by_first_values"}) {
+TEST_CASE("answers cached by size, pointer, call count or a sample of the input are refused", "[timed]") {
+    for (const char* cheat : {"caches_by_size", "caches_by_pointer", "caches_by_first_values",
+                              "caches_by_middle_sample", "caches_by_call_count"}) {
         INFO(cheat);
-        const judge_run run = time_fake(cheat);
-        REQUIRE(run.tests.size() == 1);
-        CHECK(run.tests[0].result == verdict::wrong_answer);
-        CHECK(run.tests[0].message.find("timed run ") == 0);
+        const judgement result = time_fake(cheat);
+        CHECK(result.overall == verdict::wrong_answer);
+        CHECK(result.reason.rfind("timed run on 'N = 100000': timed run ", 0) == 0);
     }
+}
+
+TEST_CASE("a time below the physical floor is refused and never recorded", "[timed][floor]") {
+    const std::string db = GPUJUDGE_TEST_CACHE "/floor-history.db";
+    std::filesystem::remove(db);
+    history results(db);
+    // A ceiling of 1 kB/s: the 400 kB this benchmark must read take 400 s, so any real time is impossible.
+    const judgement refused = time_fake("correct", 1e-6, &results);
+    CHECK(refused.overall == verdict::impossible_time);
+    CHECK(refused.reason.find("faster than the memory system allows") != std::string::npos);
+    CHECK_FALSE(results.best("tiny_sum", "N = 100000"));
+    // The same solution under a ceiling it cannot beat is timed and recorded.
+    const judgement kept = time_fake("correct", 1e9, &results);
+    CHECK(kept.overall == verdict::accepted);
+    CHECK(results.best("tiny_sum", "N = 100000"));
+}
+
+TEST_CASE("the floor is the problem's bytes at the measured ceiling, with a margin", "[floor]") {
+    const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/problems/tiny_sum");
+    test_report report{static_cast<int>(spec.tests.size()) - 1, "N = 100000", test_kind::benchmark,
+                       verdict::accepted, "", 0, timing_summary{}};
+    // 400004 bytes at 1000 GB/s take 0.400 µs; the floor allows 10 % more speed: 0.364 µs.
+    report.timing->stats.median = 0.000365;  // ms
+    CHECK(figures_of(spec, report, 1000).result == verdict::accepted);
+    report.timing->stats.median = 0.000363;  // ms
+    const bench_figures refused = figures_of(spec, report, 1000);
+    CHECK(refused.result == verdict::impossible_time);
+    CHECK(refused.message.rfind("0.4 µs is faster than the memory system allows", 0) == 0);
+    CHECK(figures_of(spec, report, 0).result == verdict::accepted);  // no ceiling known: no floor
 }
 
 TEST_CASE("summary statistics of samples", "[timed]") {

@@ -1,0 +1,53 @@
+#include "data_set.hpp"
+
+#include "generator.hpp"
+
+namespace gpujudge {
+
+namespace {
+
+generator_params params_for(const problem_spec& spec, const test_spec& test, std::uint64_t seed, std::uint32_t param) {
+    const parameter& input = spec.params.at(param);
+    return make_generator_params(spec.generator_for(test, input), test.scalars, seed, param);
+}
+
+}  // namespace
+
+std::uint32_t input_bits(const problem_spec& spec, const test_spec& test, std::uint64_t seed, std::uint32_t param,
+                         std::uint64_t index) {
+    return generated_bits(params_for(spec, test, seed, param), spec.params.at(param).type, index);
+}
+
+std::map<std::string, host_array> host_inputs(const problem_spec& spec, const test_spec& test,
+                                              const data_set_spec& data) {
+    std::map<std::string, host_array> inputs;
+    for (std::uint32_t i = 0; i < spec.params.size(); ++i) {
+        const parameter& param = spec.params[i];
+        if (!param.is_pointer || !param.is_input()) continue;
+        host_array values(param.type, spec.element_count(param, test.scalars));
+        generate(spec.generator_for(test, param), test.scalars, data.seed, i, values);
+        for (const auto& change : data.changes)
+            if (change.param == i) values.set_bits(change.index, change.bits);
+        inputs.emplace(param.name, std::move(values));
+    }
+    return inputs;
+}
+
+input_set::input_set(const problem_spec& spec, memory_space& space, const test_spec& test,
+                     const data_set_spec& data) {
+    buffers_.reserve(spec.params.size());
+    for (std::uint32_t i = 0; i < spec.params.size(); ++i) {
+        const parameter& param = spec.params[i];
+        if (!param.is_pointer || !param.is_input()) continue;
+        const std::size_t count = spec.element_count(param, test.scalars);
+        guarded_buffer& buffer = buffers_.emplace_back(space, count * element_size(param.type));
+        space.generate(buffer.data(), params_for(spec, test, data.seed, i), param.type, count);
+        for (const auto& change : data.changes)
+            if (change.param == i)
+                space.upload(static_cast<char*>(buffer.data()) + change.index * element_size(param.type), &change.bits,
+                             element_size(param.type));
+        sources_[param.name] = buffer.data();
+    }
+}
+
+}  // namespace gpujudge

@@ -1,0 +1,55 @@
+#include "reference_outputs.hpp"
+
+#include "content_hash.hpp"
+#include "data_set.hpp"
+#include "generator.hpp"
+#include "problem_error.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace gpujudge {
+
+reference_outputs::reference_outputs(const problem_spec& spec, const std::filesystem::path& reference_library,
+                                     const std::filesystem::path& cache_dir, const runner_settings& settings)
+    : spec_(spec),
+      library_(reference_library),
+      cache_dir_(cache_dir / "expected"),
+      settings_(settings),
+      secret_dir_("expected") {
+    std::ifstream yaml(spec.dir / "problem.yaml", std::ios::binary);
+    std::stringstream text;
+    text << yaml.rdbuf();
+    // The library's file name is already the hash of its source, flags and compiler.
+    problem_key_ = content_hash({text.str(), reference_library.filename().string(), kGeneratorVersion});
+    std::filesystem::create_directories(cache_dir_);
+}
+
+std::filesystem::path reference_outputs::path_of(const item& entry, bool secret) const {
+    const test_spec& test = spec_.tests.at(static_cast<std::size_t>(entry.test));
+    const std::string key = content_hash({problem_key_, test.name, nlohmann::json(entry.data).dump()});
+    return (secret ? secret_dir_.path() : cache_dir_) / (key + ".out");
+}
+
+std::vector<std::filesystem::path> reference_outputs::ensure(const std::vector<item>& items, bool secret) {
+    std::vector<std::filesystem::path> paths;
+    reference_job job;
+    for (const item& entry : items) {
+        paths.push_back(path_of(entry, secret));
+        if (!std::filesystem::exists(paths.back()))
+            job.requests.push_back({entry.test, entry.data, paths.back().string()});
+    }
+    if (job.requests.empty()) return paths;
+    std::lock_guard<std::mutex> lock(mutex_);
+    runner_settings host = settings_;
+    host.backend = runner_backend::host;
+    runner_session session(spec_, host);
+    if (auto failure = session.load(library_, "reference"))
+        throw problem_error(fmt::format("{}: {}", (spec_.dir / "reference.cpp").string(), *failure));
+    session.write_references(job);
+    return paths;
+}
+
+}  // namespace gpujudge

@@ -1,0 +1,21 @@
+#pragma once
+// The data sets of a test's timed runs: the test's own data, and variants of it that differ at a
+// few secret positions, drawn from the same generators, each chosen so that no other data set's
+// reference output passes for its own. A cache keyed on a sample of the input then replays
+// another data set's answer (wrong_answer); one keyed on the whole input must read all of it.
+#include "reference_outputs.hpp"
+#include "runner_protocol.hpp"
+
+#include <random>
+#include <vector>
+
+namespace gpujudge {
+
+// `count` data sets (the first is the test's own); `secret` draws positions and values.
+std::vector<timed_data_job> choose_timed_data(const problem_spec& spec, int test, int count,
+                                              reference_outputs& references, std::mt19937_64& secret);
+
+// The test's own data set: its seed, nothing changed.
+data_set_spec own_data(const test_spec& test);
+
+}  // namespace gpujudge
