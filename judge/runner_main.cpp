@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -111,12 +112,21 @@ void load(session& s, const load_job& job, runner_backend backend) {
 }
 
 // Returns false when the device context is lost: the session cannot go on.
+// Outputs of a million elements and more are checked where they are (download and compare on the
+// host only on a mismatch): a 100M-element output costs a second on the host.
+void copy_large_into_space(expected_outputs& expected, memory_space& space) {
+    std::size_t items = 0;
+    for (const auto& [name, values] : expected.values) items += values.size();
+    if (items >= (std::size_t{1} << 20)) copy_into_space(expected, space);
+}
+
 bool run_judge_job(session& s, const judge_job& job) {
     for (const test_job& item : job.tests) {
         s.out.send(message_of(event::begin, nlohmann::json{{"test", item.test}}));
         const test_spec& test = s.test(item.test);
         const input_set inputs(s.spec, s.space, test, item.data);
-        const expected_outputs expected = s.expected_for(test, item.expected_file);
+        expected_outputs expected = s.expected_for(test, item.expected_file);
+        copy_large_into_space(expected, s.space);
         buffer_set buffers(s.spec, s.space, test.scalars);
         buffers.load_from(inputs.sources());
         announcer listener(s.out, item.test);
@@ -175,44 +185,53 @@ std::size_t buffer_bytes(const problem_spec& spec, const test_spec& test) {
     return bytes;
 }
 
-// Independent reference runs on all cores, as many at once as the memory budget allows.
+// Independent reference runs on all cores, as many at once as the memory budget allows. Requests
+// on the same test and seed (a test's data and its variants) share one generation of the inputs.
 void run_reference_job(session& s, const reference_job& job) {
+    std::map<std::pair<int, std::uint64_t>, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < job.requests.size(); ++i)
+        groups[{job.requests[i].test, job.requests[i].data.seed}].push_back(i);
     std::mutex mutex;
     std::condition_variable freed;
     std::size_t in_flight = 0;
     const std::size_t budget = reference_memory_budget();
-    std::atomic<std::size_t> next{0};
     std::optional<std::string> failure;
-    auto work = [&] {
-        for (std::size_t i; (i = next++) < job.requests.size();) {
-            const reference_request& request = job.requests[i];
-            const test_spec& test = s.test(request.test);
-            const std::size_t bytes = buffer_bytes(s.spec, test);
-            {
-                std::unique_lock<std::mutex> lock(mutex);
-                freed.wait(lock, [&] { return in_flight == 0 || in_flight + bytes <= budget; });
-                in_flight += bytes;
-            }
-            try {
-                const named_arrays outputs =
-                    run_on_host(s.spec, test.scalars, host_inputs(s.spec, test, request.data), *s.function);
-                write_outputs(request.expected_file, s.spec, outputs);
-                s.out.send(message_of(event::written, nlohmann::json{{"request", i}}));
-            } catch (const std::exception& error) {
+    for (const auto& [key, members] : groups) {
+        const test_spec& test = s.test(key.first);
+        std::optional<named_arrays> shared;
+        if (members.size() > 1) shared = host_inputs(s.spec, test, {key.second, {}});
+        std::atomic<std::size_t> next{0};
+        auto work = [&] {
+            for (std::size_t m; (m = next++) < members.size();) {
+                const std::size_t i = members[m];
+                const reference_request& request = job.requests[i];
+                const std::size_t bytes = buffer_bytes(s.spec, test);
+                {
+                    std::unique_lock<std::mutex> lock(mutex);
+                    freed.wait(lock, [&] { return in_flight == 0 || in_flight + bytes <= budget; });
+                    in_flight += bytes;
+                }
+                try {
+                    const named_arrays inputs = shared ? with_changes(s.spec, *shared, request.data)
+                                                       : host_inputs(s.spec, test, request.data);
+                    write_outputs(request.expected_file, s.spec, run_on_host(s.spec, test.scalars, inputs, *s.function));
+                    s.out.send(message_of(event::written, nlohmann::json{{"request", i}}));
+                } catch (const std::exception& error) {
+                    std::lock_guard<std::mutex> lock(mutex);
+                    failure = error.what();
+                }
                 std::lock_guard<std::mutex> lock(mutex);
-                failure = error.what();
+                in_flight -= bytes;
+                freed.notify_all();
             }
-            std::lock_guard<std::mutex> lock(mutex);
-            in_flight -= bytes;
-            freed.notify_all();
-        }
-    };
-    std::vector<std::thread> threads;
-    const unsigned count = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
-                                                           static_cast<unsigned>(job.requests.size())));
-    for (unsigned t = 0; t < count; ++t) threads.emplace_back(work);
-    for (auto& thread : threads) thread.join();
-    if (failure) throw std::runtime_error(*failure);
+        };
+        std::vector<std::thread> threads;
+        const unsigned count = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
+                                                               static_cast<unsigned>(members.size())));
+        for (unsigned t = 0; t < count; ++t) threads.emplace_back(work);
+        for (auto& thread : threads) thread.join();
+        if (failure) throw std::runtime_error(*failure);
+    }
     s.out.send(message_of(event::done));
 }
 

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Issue 8's measurements on the GPU machine, in one call:
+#   tests/gpu/on-device.sh tests/gpu/speed.sh [--spread] [problems...]
+# First the device self-checks, then per problem (the first accepted, non-baseline solution): a
+# warm-up submit (references and the baseline's figures computed once), then wall times of
+# submit (with timing), submit --no-bench, and a submission that fails its first example (the
+# `init` starter), each on a copy nvcc has not seen; the judge's --timings line gives nvcc's share.
+# --spread adds five consecutive benches of one solution, CUB's % of the ceiling, and a
+# private-stream solution (host clock). Logs go to $OUT or ./acceptance-logs.
+set -uo pipefail
+out="${OUT:-acceptance-logs}"
+mkdir -p "$out"
+judge=".device/bin/gpujudge"
+spread=0
+[ "${1:-}" = --spread ] && spread=1 && shift
+problems=("$@")
+[ ${#problems[@]} -gt 0 ] || problems=($(cd problems && ls -d */ | tr -d /))
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+echo "== device self-checks"
+.device/bin/gpujudge_device_checks >"$out/device_checks.log" 2>&1
+echo "device checks exit $?: $(tail -1 "$out/device_checks.log")"
+grep -i "fail" "$out/device_checks.log" | head -5
+
+now() { date +%s.%N; }
+# Runs the judge, appends its output to the log, prints "<seconds> <exit> <compile seconds>".
+timed_run() {
+  local start end rc
+  start=$(now)
+  "$judge" --color never --timings "$@" >>"$out/speed.log" 2>&1
+  rc=$?
+  end=$(now)
+  local compile
+  compile=$(grep -o 'compile [0-9.]* s' "$out/speed.log" | tail -1 | awk '{print $2}')
+  echo "$(python3 -c "print($end - $start)") $rc ${compile:-?}"
+}
+first_accepted() {
+  for f in solutions/$1/*.cu; do
+    grep -q '^// expect: accepted' "$f" && ! grep -q '^// role: baseline' "$f" && { echo "$f"; return; }
+  done
+}
+
+printf "| problem | solution | nvcc s | submit s (exit) | --no-bench s (exit) | fails 1st example s (exit) | first submit s |\n|---|---|---:|---:|---:|---:|---:|\n" | tee "$out/speed.md"
+for p in "${problems[@]}"; do
+  sol=$(first_accepted "$p")
+  [ -n "$sol" ] || continue
+  dir=$(dirname "$sol")
+  read -r t0 r0 c0 <<<"$(timed_run submit "$p" "$sol")"
+  cp "$sol" "$dir/.speed_timed.cu" && echo "// $RANDOM$RANDOM timed" >>"$dir/.speed_timed.cu"
+  cp "$sol" "$dir/.speed_nobench.cu" && echo "// $RANDOM$RANDOM no-bench" >>"$dir/.speed_nobench.cu"
+  "$judge" init "$p" "$dir/.speed_fail.cu" --force >/dev/null && echo "// $RANDOM$RANDOM" >>"$dir/.speed_fail.cu"
+  read -r t1 r1 c1 <<<"$(timed_run submit "$p" "$dir/.speed_timed.cu")"
+  read -r t2 r2 c2 <<<"$(timed_run submit --no-bench "$p" "$dir/.speed_nobench.cu")"
+  read -r t3 r3 c3 <<<"$(timed_run submit "$p" "$dir/.speed_fail.cu")"
+  rm -f "$dir"/.speed_*.cu
+  printf "| %s | %s | %s | %.1f (%s) | %.1f (%s) | %.1f (%s) | %.1f |\n" "$p" "$(basename "$sol")" "$c2" "$t1" "$r1" "$t2" "$r2" "$t3" "$r3" "$t0" | tee -a "$out/speed.md"
+done
+grep "^timings:" "$out/speed.log" | tail -4
+
+if [ $spread = 1 ]; then
+  s=solutions/reduction
+  echo "== bench: baseline, default stream, private stream"
+  "$judge" --color never bench reduction $s/vectorized_float4.cu $s/private_stream.cu 2>&1 | tee "$out/bench.log"
+  echo "== five consecutive benches of one solution (median µs per size; spread = max/min - 1)"
+  tmp=$(mktemp -d)
+  for i in 1 2 3 4 5; do "$judge" --color never bench --json reduction $s/vectorized_float4.cu >"$tmp/repeat$i.json"; done
+  python3 - "$tmp"/repeat?.json <<'PY'
+import json, sys
+runs = [json.load(open(p)) for p in sys.argv[1:]]
+for entry in range(len(runs[0]["entries"])):
+    for k, fig in enumerate(runs[0]["entries"][entry]["figures"]):
+        figs = [r["entries"][entry]["figures"][k] for r in runs]
+        med = [f["median_us"] for f in figs]
+        name = runs[0]["entries"][entry]["source"].split("/")[-1]
+        if min(med) <= 0: print(name, fig["test"], [f["verdict"] for f in figs]); continue
+        print(f"{name} {fig['test']}: " + " ".join(f"{m:.2f}" for m in med)
+              + f" | % of peak {figs[0]['percent_of_peak']:.1f} | spread {100 * (max(med) / min(med) - 1):.2f}%")
+PY
+fi
+pgrep -fa gpujudge-runner && echo "LEFTOVER RUNNERS" || echo "no runner process left"
