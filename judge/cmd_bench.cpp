@@ -2,6 +2,7 @@
 #include "catalog.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "timed_data.hpp"
 
 #include <fmt/format.h>
 
@@ -63,9 +64,7 @@ bench_report bench_problem(const problem_spec& spec, const std::vector<std::file
     }
     report.peak_gbps = peak.value_or(0);
     reference_outputs references(spec, build_reference(spec, context), context.compiler.cache_dir, context.runner);
-    const channel_key key = channel_key::random();
-    std::seed_seq seed(key.bytes().begin(), key.bytes().begin() + 32);
-    std::mt19937_64 secret(seed);
+    std::mt19937_64 secret = fresh_secret();
     const timed_plan plan = plan_timed_runs(spec, references, settings, secret);
     if (auto base = baseline_entry(spec, plan, context, context.results, *report.device, report.peak_gbps))
         report.entries.push_back(std::move(*base));

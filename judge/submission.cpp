@@ -12,12 +12,6 @@ namespace gpujudge {
 
 namespace {
 
-std::mt19937_64 fresh_secret() {
-    const channel_key key = channel_key::random();
-    std::seed_seq seed(key.bytes().begin(), key.bytes().begin() + 32);
-    return std::mt19937_64(seed);
-}
-
 std::vector<reference_outputs::item> own_data_of(const problem_spec& spec, const std::vector<int>& tests) {
     std::vector<reference_outputs::item> items;
     for (const int index : tests) {

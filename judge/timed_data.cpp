@@ -1,6 +1,7 @@
 #include "timed_data.hpp"
 
 #include "output_file.hpp"
+#include "sealed_channel.hpp"
 #include "test_data.hpp"
 
 #include <spdlog/spdlog.h>
@@ -83,6 +84,12 @@ bool distinguishable(const problem_spec& spec, const test_spec& test, const name
 }
 
 }  // namespace
+
+std::mt19937_64 fresh_secret() {
+    const channel_key key = channel_key::random();
+    std::seed_seq seed(key.bytes().begin(), key.bytes().begin() + 32);
+    return std::mt19937_64(seed);
+}
 
 data_set_spec own_data(const test_spec& test) { return {test.seed, {}}; }
 

@@ -15,6 +15,9 @@ namespace gpujudge {
 std::vector<timed_data_job> choose_timed_data(const problem_spec& spec, int test, int count,
                                               reference_outputs& references, std::mt19937_64& secret);
 
+// A generator seeded from the kernel's random source: each run's secret positions and order.
+std::mt19937_64 fresh_secret();
+
 // The test's own data set: its seed, nothing changed.
 data_set_spec own_data(const test_spec& test);
 
