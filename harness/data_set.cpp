@@ -13,9 +13,13 @@ generator_params params_for(const problem_spec& spec, const test_spec& test, std
 
 }  // namespace
 
-std::uint32_t input_bits(const problem_spec& spec, const test_spec& test, std::uint64_t seed, std::uint32_t param,
-                         std::uint64_t index) {
-    return generated_bits(params_for(spec, test, seed, param), spec.params.at(param).type, index);
+input_elements::input_elements(const problem_spec& spec, const test_spec& test, std::uint32_t param)
+    : params_(params_for(spec, test, test.seed, param)), type_(spec.params.at(param).type), param_(param) {}
+
+std::uint32_t input_elements::bits(std::uint64_t seed, std::uint64_t index) const {
+    generator_params params = params_;
+    params.key = generator_key(seed, param_);
+    return generated_bits(params, type_, index);
 }
 
 std::map<std::string, host_array> host_inputs(const problem_spec& spec, const test_spec& test,

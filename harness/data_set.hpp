@@ -3,6 +3,7 @@
 // changed. Timed runs call solve on variants of a test's data that differ at secret positions
 // (see the judge's timed_data), so the recipe travels instead of the data; the host (for the
 // reference) and the device (for solve) each make the same bits from it.
+#include "generator.hpp"
 #include "guarded_buffer.hpp"
 #include "host_array.hpp"
 #include "memory_space.hpp"
@@ -29,9 +30,18 @@ struct data_set_spec {
     std::vector<element_change> changes;
 };
 
-// Element `index` of input `param` of a test made with `seed`, as its bit pattern.
-std::uint32_t input_bits(const problem_spec& spec, const test_spec& test, std::uint64_t seed, std::uint32_t param,
-                         std::uint64_t index);
+// Single elements of input `param` of a test, made with any seed, as bit patterns: what the
+// variants of its data are made of. The generator's arguments are evaluated once.
+class input_elements {
+public:
+    input_elements(const problem_spec& spec, const test_spec& test, std::uint32_t param);
+    std::uint32_t bits(std::uint64_t seed, std::uint64_t index) const;
+
+private:
+    generator_params params_;
+    element_type type_;
+    std::uint32_t param_;
+};
 
 // The inputs on the host, by name: what the reference sees.
 std::map<std::string, host_array> host_inputs(const problem_spec& spec, const test_spec& test,

@@ -36,8 +36,12 @@ generator_params make_generator_params(const generator_spec& gen, const scalar_v
     if (gen.args.size() > 1) params.b = evaluate(gen.args[1], scalars);
     params.values = gen.values.data();
     params.num_values = gen.values.size();
-    params.key = splitmix64(splitmix64(seed) ^ (stream * 0xD1B54A32D192ED03ull));
+    params.key = generator_key(seed, stream);
     return params;
+}
+
+std::uint64_t generator_key(std::uint64_t seed, std::uint64_t stream) {
+    return splitmix64(splitmix64(seed) ^ (stream * 0xD1B54A32D192ED03ull));
 }
 
 std::uint32_t generated_bits(const generator_params& params, element_type type, std::uint64_t index) {

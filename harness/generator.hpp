@@ -15,6 +15,9 @@ namespace gpujudge {
 generator_params make_generator_params(const generator_spec& gen, const scalar_values& scalars, std::uint64_t seed,
                                        std::uint64_t stream);
 
+// The key of (seed, stream): what make_generator_params puts in `key`.
+std::uint64_t generator_key(std::uint64_t seed, std::uint64_t stream);
+
 // One element as the bits stored in the buffer (float or int32 bit pattern): used to perturb single elements.
 std::uint32_t generated_bits(const generator_params& params, element_type type, std::uint64_t index);
 

@@ -1,5 +1,7 @@
 #include "test_data.hpp"
 
+#include "element_match.hpp"
+
 namespace gpujudge {
 
 std::vector<long long> extents_of(const parameter& pointer, const scalar_values& scalars) {
@@ -14,7 +16,7 @@ tolerance tolerance_for(const problem_spec& spec, const parameter& output, const
     return {evaluate(it->second.atol, scalars), evaluate(it->second.rtol, scalars)};
 }
 
-named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars, const named_arrays& inputs,
+named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars, named_arrays inputs,
                          const c_function& function) {
     named_arrays buffers;
     std::vector<void*> pointers(spec.params.size(), nullptr);
@@ -22,7 +24,7 @@ named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars,
         const parameter& param = spec.params[i];
         if (!param.is_pointer) continue;
         auto input = inputs.find(param.name);
-        host_array buffer = input != inputs.end() ? input->second
+        host_array buffer = input != inputs.end() ? std::move(input->second)
                                                   : host_array(param.type, spec.element_count(param, scalars));
         pointers[i] = buffers.emplace(param.name, std::move(buffer)).first->second.data();
     }
@@ -43,6 +45,22 @@ std::vector<comparison> compare_outputs(const problem_spec& spec, const scalar_v
         if (!result.passed()) failures.push_back(std::move(result));
     }
     return failures;
+}
+
+bool passes_as(const problem_spec& spec, const scalar_values& scalars, const named_arrays& expected,
+               const named_arrays& got) {
+    for (const auto& param : spec.params) {
+        if (!param.is_pointer || !param.is_output()) continue;
+        const host_array& want = expected.at(param.name);
+        const host_array& have = got.at(param.name);
+        const tolerance tol = tolerance_for(spec, param, scalars);
+        const bool is_float = want.type() == element_type::f32;
+        for (std::size_t i = 0; i < want.size(); ++i)
+            if (is_float ? !float_matches(want.value(i), have.value(i), tol.atol, tol.rtol)
+                         : !int_matches(want.bits(i), have.bits(i)))
+                return false;
+    }
+    return true;
 }
 
 }  // namespace gpujudge

@@ -9,8 +9,8 @@
 
 namespace gpujudge {
 
-// Runs `function` (the reference) on copies of `inputs` and returns its outputs by name.
-named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars, const named_arrays& inputs,
+// Runs `function` (the reference) on `inputs` (its own copy) and returns its outputs by name.
+named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars, named_arrays inputs,
                          const c_function& function);
 
 // The shape of a pointer parameter for a test's scalars, as extents.
@@ -21,5 +21,9 @@ tolerance tolerance_for(const problem_spec& spec, const parameter& output, const
 // Compares every output; the comparisons that failed, empty when all passed.
 std::vector<comparison> compare_outputs(const problem_spec& spec, const scalar_values& scalars,
                                         const named_arrays& expected, const named_arrays& got);
+
+// Whether `got` passes for `expected` (every output), stopping at the first element that does not.
+bool passes_as(const problem_spec& spec, const scalar_values& scalars, const named_arrays& expected,
+               const named_arrays& got);
 
 }  // namespace gpujudge

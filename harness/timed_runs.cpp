@@ -145,8 +145,10 @@ timed_result run_timed(const problem_spec& spec, memory_space& space, const c_fu
         result.readings.push_back(reading);
         const int n = static_cast<int>(result.readings.size());
         const bool full = n >= settings.max_samples;
-        if (!full && (n < settings.min_samples || n % 16 != 0)) continue;  // the stop test sorts every sample
+        if (!full && n % 16 != 0) continue;  // the stop test sorts every sample
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - sampling_start).count();
+        // A slow solution stops at the budget with fewer samples than asked, but never under 16.
+        if (!full && n < settings.min_samples && elapsed <= settings.budget_s) continue;
         if (!full && elapsed < std::min(settings.min_time_s, settings.budget_s)) continue;
         if (result.blocking && !may_hold_back(result.readings)) {  // it changed its ways after warm-up
             restart_unblocked();

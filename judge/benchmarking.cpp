@@ -52,8 +52,9 @@ timed_plan plan_timed_runs(const problem_spec& spec, reference_outputs& referenc
     timed_plan plan;
     plan.job.settings = settings;
     plan.job.order_seed = secret();
-    for (const int index : select_tests(spec, {test_kind::benchmark}))
-        plan.job.tests.push_back({index, choose_timed_data(spec, index, settings.data_sets, references, secret)});
+    const std::vector<int> tests = select_tests(spec, {test_kind::benchmark});
+    const auto data_sets = choose_timed_data(spec, tests, settings.data_sets, references, secret);
+    for (std::size_t t = 0; t < tests.size(); ++t) plan.job.tests.push_back({tests[t], data_sets[t]});
     return plan;
 }
 

@@ -59,9 +59,11 @@ command_action define_submit(CLI::App& command) {
         judge_options judging;
         judging.tests = select_tests(*spec, parse_kinds(opts->kinds));
         judging.timed = !opts->no_bench;
-        // A learner waits for this: half of bench's sampling floor, the same error target.
+        // A learner waits for this: half of bench's sampling floor and a third of its budget, the
+        // same error target.
         judging.timing.warmup_s = 0.2;
         judging.timing.min_time_s = 0.5;
+        judging.timing.budget_s = 1.0;
         judgement result;
         try {
             result = judge_submission(*spec, opts->source, judging, context.judge);

@@ -69,6 +69,8 @@ void runner_session::stop(bool kill) {
     process_.reset();
 }
 
+int runner_session::process_group() const { return process_ ? process_->pid() : -1; }
+
 std::string runner_session::output_tail() const {
     return process_ ? output_ + process_->output_tail(4096) : output_;
 }

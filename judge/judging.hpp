@@ -59,6 +59,9 @@ public:
     // Has the reference write expected outputs; throws problem_error when it fails.
     void write_references(const reference_job& job);
 
+    // The runner's process group (its pid), -1 once it has ended.
+    int process_group() const;
+
     // What the runner (and the submission in it) printed, last lines.
     std::string output_tail() const;
 

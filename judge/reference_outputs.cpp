@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <signal.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -43,13 +45,37 @@ std::vector<std::filesystem::path> reference_outputs::ensure(const std::vector<i
     }
     if (job.requests.empty()) return paths;
     std::lock_guard<std::mutex> lock(mutex_);
+    if (cancelled_) throw cancelled();
     runner_settings host = settings_;
     host.backend = runner_backend::host;
     runner_session session(spec_, host);
-    if (auto failure = session.load(library_, "reference"))
-        throw problem_error(fmt::format("{}: {}", (spec_.dir / "reference.cpp").string(), *failure));
-    session.write_references(job);
+    {
+        std::lock_guard<std::mutex> active(active_mutex_);
+        active_group_ = session.process_group();
+    }
+    struct forget {
+        reference_outputs* self;
+        ~forget() {
+            std::lock_guard<std::mutex> active(self->active_mutex_);
+            self->active_group_ = -1;
+        }
+    } on_exit{this};
+    try {
+        if (auto failure = session.load(library_, "reference"))
+            throw problem_error(fmt::format("{}: {}", (spec_.dir / "reference.cpp").string(), *failure));
+        session.write_references(job);
+    } catch (const problem_error&) {
+        if (cancelled_) throw cancelled();  // it failed because it was killed
+        throw;
+    }
+    if (cancelled_) throw cancelled();
     return paths;
+}
+
+void reference_outputs::cancel() {
+    cancelled_ = true;
+    std::lock_guard<std::mutex> active(active_mutex_);
+    if (active_group_ > 0) ::kill(-active_group_, SIGKILL);
 }
 
 }  // namespace gpujudge

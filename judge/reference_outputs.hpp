@@ -7,7 +7,9 @@
 #include "runner_protocol.hpp"
 #include "temp_dir.hpp"
 
+#include <atomic>
 #include <filesystem>
+#include <stdexcept>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -29,6 +31,14 @@ public:
     // goes with this object. Throws problem_error when the reference fails.
     std::vector<std::filesystem::path> ensure(const std::vector<item>& items, bool secret = false);
 
+    // Ends the reference job in progress (its process is killed) and refuses later ones: ensure()
+    // throws `cancelled`. For work no longer wanted, such as the timed data of a submission that
+    // failed a test. Safe to call from any thread.
+    void cancel();
+    struct cancelled : std::runtime_error {
+        cancelled() : std::runtime_error("reference work cancelled") {}
+    };
+
 private:
     std::filesystem::path path_of(const item& entry, bool secret) const;
 
@@ -39,6 +49,9 @@ private:
     std::string problem_key_;
     temp_dir secret_dir_;
     std::mutex mutex_;  // one reference process at a time
+    std::mutex active_mutex_;
+    int active_group_ = -1;  // the process group of the reference process running now
+    std::atomic<bool> cancelled_{false};
 };
 
 }  // namespace gpujudge

@@ -188,50 +188,49 @@ std::size_t buffer_bytes(const problem_spec& spec, const test_spec& test) {
 // Independent reference runs on all cores, as many at once as the memory budget allows. Requests
 // on the same test and seed (a test's data and its variants) share one generation of the inputs.
 void run_reference_job(session& s, const reference_job& job) {
-    std::map<std::pair<int, std::uint64_t>, std::vector<std::size_t>> groups;
-    for (std::size_t i = 0; i < job.requests.size(); ++i)
-        groups[{job.requests[i].test, job.requests[i].data.seed}].push_back(i);
+    std::map<std::pair<int, std::uint64_t>, named_arrays> shared;
+    std::map<std::pair<int, std::uint64_t>, int> members;
+    for (const auto& request : job.requests) ++members[{request.test, request.data.seed}];
+    for (const auto& [key, count] : members)
+        if (count > 1) shared.emplace(key, host_inputs(s.spec, s.test(key.first), {key.second, {}}));
     std::mutex mutex;
     std::condition_variable freed;
     std::size_t in_flight = 0;
     const std::size_t budget = reference_memory_budget();
     std::optional<std::string> failure;
-    for (const auto& [key, members] : groups) {
-        const test_spec& test = s.test(key.first);
-        std::optional<named_arrays> shared;
-        if (members.size() > 1) shared = host_inputs(s.spec, test, {key.second, {}});
-        std::atomic<std::size_t> next{0};
-        auto work = [&] {
-            for (std::size_t m; (m = next++) < members.size();) {
-                const std::size_t i = members[m];
-                const reference_request& request = job.requests[i];
-                const std::size_t bytes = buffer_bytes(s.spec, test);
-                {
-                    std::unique_lock<std::mutex> lock(mutex);
-                    freed.wait(lock, [&] { return in_flight == 0 || in_flight + bytes <= budget; });
-                    in_flight += bytes;
-                }
-                try {
-                    const named_arrays inputs = shared ? with_changes(s.spec, *shared, request.data)
-                                                       : host_inputs(s.spec, test, request.data);
-                    write_outputs(request.expected_file, s.spec, run_on_host(s.spec, test.scalars, inputs, *s.function));
-                    s.out.send(message_of(event::written, nlohmann::json{{"request", i}}));
-                } catch (const std::exception& error) {
-                    std::lock_guard<std::mutex> lock(mutex);
-                    failure = error.what();
-                }
-                std::lock_guard<std::mutex> lock(mutex);
-                in_flight -= bytes;
-                freed.notify_all();
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+        for (std::size_t i; (i = next++) < job.requests.size();) {
+            const reference_request& request = job.requests[i];
+            const test_spec& test = s.test(request.test);
+            const std::size_t bytes = buffer_bytes(s.spec, test);
+            {
+                std::unique_lock<std::mutex> lock(mutex);
+                freed.wait(lock, [&] { return in_flight == 0 || in_flight + bytes <= budget; });
+                in_flight += bytes;
             }
-        };
-        std::vector<std::thread> threads;
-        const unsigned count = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
-                                                               static_cast<unsigned>(members.size())));
-        for (unsigned t = 0; t < count; ++t) threads.emplace_back(work);
-        for (auto& thread : threads) thread.join();
-        if (failure) throw std::runtime_error(*failure);
-    }
+            try {
+                const auto base = shared.find({request.test, request.data.seed});
+                named_arrays inputs = base != shared.end() ? with_changes(s.spec, base->second, request.data)
+                                                           : host_inputs(s.spec, test, request.data);
+                write_outputs(request.expected_file, s.spec,
+                              run_on_host(s.spec, test.scalars, std::move(inputs), *s.function));
+                s.out.send(message_of(event::written, nlohmann::json{{"request", i}}));
+            } catch (const std::exception& error) {
+                std::lock_guard<std::mutex> lock(mutex);
+                failure = error.what();
+            }
+            std::lock_guard<std::mutex> lock(mutex);
+            in_flight -= bytes;
+            freed.notify_all();
+        }
+    };
+    std::vector<std::thread> threads;
+    const unsigned count = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
+                                                           static_cast<unsigned>(job.requests.size())));
+    for (unsigned t = 0; t < count; ++t) threads.emplace_back(work);
+    for (auto& thread : threads) thread.join();
+    if (failure) throw std::runtime_error(*failure);
     s.out.send(message_of(event::done));
 }
 

@@ -33,6 +33,7 @@ public:
     // After `closed`: the runner's exit, killing it if it has not exited within a few seconds
     // (closing the channel is not exiting). After anything else: kills it first.
     child_exit finish(bool kill);
+    int pid() const { return child_->pid(); }
     // The last `max_bytes` of what the runner (the submission included) printed.
     std::string output_tail(std::size_t max_bytes) const;
 

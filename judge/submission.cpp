@@ -105,6 +105,34 @@ std::vector<int> select_tests(const problem_spec& spec, const std::vector<test_k
     return tests;
 }
 
+namespace {
+
+// Runs the examples first (one that fails ends the judging), then the other tests.
+void run_tests(const problem_spec& spec, const std::vector<int>& tests,
+               const std::vector<std::filesystem::path>& expected_files, runner_session& session,
+               judgement& result) {
+    const judge_job job = judge_job_for(spec, tests, expected_files);
+    judge_job examples, rest;
+    for (const auto& test : job.tests)
+        (spec.tests[static_cast<std::size_t>(test.test)].kind == test_kind::example ? examples : rest)
+            .tests.push_back(test);
+    const auto failed = [&] {
+        return std::any_of(result.tests.begin(), result.tests.end(), [](const test_report& t) {
+            return t.result != verdict::accepted && t.result != verdict::skipped;
+        });
+    };
+    if (!examples.tests.empty() && (!session.judge(examples, result.tests) || failed())) return;
+    if (!rest.tests.empty()) session.judge(rest, result.tests);
+}
+
+// Drops the timed data still being chosen when judging ends early (the submission failed).
+struct cancel_on_exit {
+    reference_outputs& references;
+    ~cancel_on_exit() { references.cancel(); }
+};
+
+}  // namespace
+
 judgement judge_submission(const problem_spec& spec, const std::filesystem::path& source,
                            const judge_options& options, judge_context& context) {
     judgement result;
@@ -114,9 +142,20 @@ judgement judge_submission(const problem_spec& spec, const std::filesystem::path
     runner_session session(spec, context.runner);
     const auto reference = timings.measure("reference build", [&] { return build_reference(spec, context); });
     reference_outputs references(spec, reference, context.compiler.cache_dir, context.runner);
-    auto expected = std::async(std::launch::async, [&] {
+    std::shared_future<std::vector<std::filesystem::path>> expected = std::async(std::launch::async, [&] {
         return timings.measure("references", [&] { return references.ensure(own_data_of(spec, options.tests)); });
     });
+    // The timed runs' secret data sets are chosen from the start, beside the compiler and the tests.
+    std::future<timed_plan> plan;
+    if (options.timed && headline_test(spec))
+        plan = std::async(std::launch::async, [&] {
+            expected.wait();  // one reference process at a time: the tests' own outputs first
+            return timings.measure("timed data", [&] {
+                std::mt19937_64 secret = fresh_secret();
+                return plan_timed_runs(spec, references, options.timing, secret);
+            });
+        });
+    const cancel_on_exit drop_plan{references};  // before `plan` waits for its thread
     const bool on_device = context.runner.backend == runner_backend::device;
     if (on_device) {
         result.device = timings.measure("device start", [&] { return session.device(); });
@@ -132,7 +171,6 @@ judgement judge_submission(const problem_spec& spec, const std::filesystem::path
         decide(result);
         return result;
     }
-    const bool timed = options.timed && headline_test(spec);
     std::optional<double> peak = known_peak(context, result.device);
     std::optional<double> measured;
     if (auto failure = session.load(result.compile.library, "solve", on_device && !peak ? &measured : nullptr)) {
@@ -141,34 +179,10 @@ judgement judge_submission(const problem_spec& spec, const std::filesystem::path
     } else {
         if (measured && context.results) context.results->save_device_peak(result.device->uuid, result.device->name, *measured);
         if (measured) peak = measured;
-        // The timed runs' secret data sets are chosen while the tests run; not for a submission
-        // that fails an example.
-        std::future<timed_plan> plan;
-        const judge_job job = judge_job_for(spec, options.tests, expected_files);
-        judge_job examples, rest;
-        for (const auto& test : job.tests)
-            (spec.tests[static_cast<std::size_t>(test.test)].kind == test_kind::example ? examples : rest)
-                .tests.push_back(test);
-        const auto failed = [&] {
-            return std::any_of(result.tests.begin(), result.tests.end(), [](const test_report& t) {
-                return t.result != verdict::accepted && t.result != verdict::skipped;
-            });
-        };
-        timings.measure("judged calls", [&] {
-            if (!examples.tests.empty() && (!session.judge(examples, result.tests) || failed())) return;
-            if (timed)
-                plan = std::async(std::launch::async, [&] {
-                    std::mt19937_64 secret = fresh_secret();
-                    return plan_timed_runs(spec, references, options.timing, secret);
-                });
-            if (!rest.tests.empty()) session.judge(rest, result.tests);
-        });
-        const bool passed = std::all_of(result.tests.begin(), result.tests.end(),
-                                        [](const test_report& t) { return t.result == verdict::accepted; });
-        if (plan.valid()) {
-            const timed_plan chosen = timings.measure("timed data", [&] { return plan.get(); });
-            if (passed)
-                result.bench = time_submission(spec, source, session, chosen, peak.value_or(0), options, context, result);
+        timings.measure("judged calls", [&] { run_tests(spec, options.tests, expected_files, session, result); });
+        if (plan.valid() && first_failure(result.tests) == verdict::accepted) {
+            const timed_plan chosen = timings.measure("waiting for timed data", [&] { return plan.get(); });
+            result.bench = time_submission(spec, source, session, chosen, peak.value_or(0), options, context, result);
         }
     }
     for (auto& test : result.tests)

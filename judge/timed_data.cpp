@@ -4,24 +4,29 @@
 #include "sealed_channel.hpp"
 #include "test_data.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 namespace gpujudge {
 
 namespace {
 
-// Changes per variant, tried in rounds: few changes hide best from a sampling cache (a sample of
-// 0.1 % of the elements hits one of 64 changed positions in 6 % of variants); more changes are
-// needed where the tolerance swallows a few (a sum of 100M values).
-const std::vector<std::vector<std::size_t>> kRounds = {{4, 64}, {256}};
+// Changes per variant, all tried in one reference job so that a second round is rare: few changes
+// hide best from a sampling cache (a sample of 0.1 % of the elements misses all 16 changed
+// positions in 98 % of variants); more are needed where the tolerance swallows a few (a sum of
+// 100M values). The fewest that tell the data sets apart win.
+const std::vector<std::vector<std::size_t>> kRounds = {{16, 256, 4096}, {65536}};
 constexpr int kValueDraws = 4;  // candidate values per position: the farthest from the original wins
 
 struct input_ref {
     std::uint32_t param;
     std::uint64_t count;
+    input_elements elements;
 };
 
 // Inputs whose generator can give another value at a position (not a constant).
@@ -32,7 +37,7 @@ std::vector<input_ref> changeable_inputs(const problem_spec& spec, const test_sp
         if (!param.is_pointer || !param.is_input()) continue;
         const generator_spec& gen = spec.generator_for(test, param);
         if (gen.kind == generator_kind::constant) continue;
-        inputs.push_back({i, spec.element_count(param, test.scalars)});
+        inputs.push_back({i, spec.element_count(param, test.scalars), input_elements(spec, test, i)});
     }
     return inputs;
 }
@@ -63,13 +68,13 @@ data_set_spec variant(const problem_spec& spec, const test_spec& test, const std
         }
         if (!taken.insert({input->param, pick}).second) continue;
         const element_type type = spec.params[input->param].type;
-        const std::uint32_t original = input_bits(spec, test, test.seed, input->param, pick);
+        const std::uint32_t original = input->elements.bits(test.seed, pick);
         std::optional<std::uint32_t> best;
         double best_distance = -1;
         for (int draw = 0; draw < kValueDraws; ++draw) {
             const std::uint64_t seed = secret();
             const std::uint64_t at = std::uniform_int_distribution<std::uint64_t>(0, input->count - 1)(secret);
-            const std::uint32_t bits = input_bits(spec, test, seed, input->param, at);
+            const std::uint32_t bits = input->elements.bits(seed, at);
             const double distance = std::fabs(value_of(bits, type) - value_of(original, type));
             if (bits != original && distance > best_distance) best = bits, best_distance = distance;
         }
@@ -80,7 +85,41 @@ data_set_spec variant(const problem_spec& spec, const test_spec& test, const std
 
 // Whether either data set's expected outputs fail as the other's answer.
 bool distinguishable(const problem_spec& spec, const test_spec& test, const named_arrays& a, const named_arrays& b) {
-    return !compare_outputs(spec, test.scalars, a, b).empty() && !compare_outputs(spec, test.scalars, b, a).empty();
+    return !passes_as(spec, test.scalars, a, b) && !passes_as(spec, test.scalars, b, a);
+}
+
+// One test's data sets while they are chosen: the kept ones and their outputs.
+struct choice {
+    int index = 0;
+    std::vector<input_ref> inputs;
+    std::vector<timed_data_job> chosen;
+    std::vector<named_arrays> outputs;
+    std::optional<reference_outputs::item> fallback;
+};
+
+// Keeps the candidates (of tests still short) whose outputs no kept data set's pass for, fewest
+// changes first.
+void keep_distinguishable(const problem_spec& spec, std::vector<choice>& choices, std::size_t count,
+                          const std::vector<reference_outputs::item>& candidates,
+                          const std::vector<std::filesystem::path>& paths) {
+    std::vector<std::size_t> order(candidates.size());
+    for (std::size_t c = 0; c < order.size(); ++c) order[c] = c;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return candidates[a].data.changes.size() < candidates[b].data.changes.size();
+    });
+    for (const std::size_t c : order) {
+        choice& test_choice = *std::find_if(choices.begin(), choices.end(),
+                                            [&](const choice& ch) { return ch.index == candidates[c].test; });
+        test_choice.fallback = candidates[c];
+        if (test_choice.chosen.size() >= count) continue;
+        const test_spec& test = spec.tests.at(static_cast<std::size_t>(test_choice.index));
+        named_arrays candidate = read_outputs(paths[c], spec, test.scalars);
+        bool unique = true;
+        for (const auto& other : test_choice.outputs) unique = unique && distinguishable(spec, test, candidate, other);
+        if (!unique) continue;
+        test_choice.chosen.push_back({candidates[c].data, paths[c].string()});
+        test_choice.outputs.push_back(std::move(candidate));
+    }
 }
 
 }  // namespace
@@ -93,41 +132,51 @@ std::mt19937_64 fresh_secret() {
 
 data_set_spec own_data(const test_spec& test) { return {test.seed, {}}; }
 
-std::vector<timed_data_job> choose_timed_data(const problem_spec& spec, int index, int count,
-                                              reference_outputs& references, std::mt19937_64& secret) {
-    const test_spec& test = spec.tests.at(static_cast<std::size_t>(index));
-    const auto own = references.ensure({{index, own_data(test)}});
-    std::vector<timed_data_job> chosen{{own_data(test), own.front().string()}};
-    std::vector<named_arrays> outputs{read_outputs(own.front(), spec, test.scalars)};
-    const auto inputs = changeable_inputs(spec, test);
-    if (inputs.empty()) {
-        spdlog::info("{}: every input is constant; its timed runs use its own data only", test.name);
-        return chosen;
+std::vector<std::vector<timed_data_job>> choose_timed_data(const problem_spec& spec, const std::vector<int>& tests,
+                                                           int count, reference_outputs& references,
+                                                           std::mt19937_64& secret) {
+    const std::size_t wanted = static_cast<std::size_t>(count);
+    std::vector<reference_outputs::item> own;
+    for (const int index : tests) own.push_back({index, own_data(spec.tests.at(static_cast<std::size_t>(index)))});
+    const auto own_paths = references.ensure(own);
+    std::vector<choice> choices;
+    for (std::size_t t = 0; t < tests.size(); ++t) {
+        const test_spec& test = spec.tests.at(static_cast<std::size_t>(tests[t]));
+        choice& ch = choices.emplace_back();
+        ch.index = tests[t];
+        ch.inputs = changeable_inputs(spec, test);
+        ch.chosen.push_back({own_data(test), own_paths[t].string()});
+        ch.outputs.push_back(read_outputs(own_paths[t], spec, test.scalars));
+        if (ch.inputs.empty())
+            spdlog::info("{}: every input is constant; its timed runs use its own data only", test.name);
     }
-    std::vector<reference_outputs::item> fallback;
     for (const auto& sizes : kRounds) {
-        const std::size_t needed = static_cast<std::size_t>(count) - chosen.size();
-        if (needed == 0) break;
         std::vector<reference_outputs::item> candidates;
-        for (std::size_t slot = 0; slot < needed; ++slot)
-            for (const std::size_t size : sizes) candidates.push_back({index, variant(spec, test, inputs, size, secret)});
-        const auto paths = references.ensure(candidates, true);
-        for (std::size_t c = 0; c < candidates.size() && chosen.size() < static_cast<std::size_t>(count); ++c) {
-            named_arrays candidate = read_outputs(paths[c], spec, test.scalars);
-            bool unique = true;
-            for (const auto& other : outputs) unique = unique && distinguishable(spec, test, candidate, other);
-            if (!unique) continue;
-            chosen.push_back({candidates[c].data, paths[c].string()});
-            outputs.push_back(std::move(candidate));
+        for (const choice& ch : choices) {
+            if (ch.inputs.empty()) continue;
+            const test_spec& test = spec.tests.at(static_cast<std::size_t>(ch.index));
+            for (std::size_t slot = ch.chosen.size(); slot < wanted; ++slot)
+                for (const std::size_t size : sizes)
+                    candidates.push_back({ch.index, variant(spec, test, ch.inputs, size, secret)});
         }
-        if (!paths.empty()) fallback = {candidates.back()};
+        if (candidates.empty()) break;
+        keep_distinguishable(spec, choices, wanted, candidates, references.ensure(candidates, true));
     }
-    // No variant told apart from the others: its timed runs still vary the data, and the floor
-    // (see benchmarking) refuses an impossible time.
-    while (chosen.size() < static_cast<std::size_t>(count) && !fallback.empty()) {
-        spdlog::info("{}: a timed data set's outputs match another's within tolerance", test.name);
-        const auto paths = references.ensure(fallback, true);
-        chosen.push_back({fallback.front().data, paths.front().string()});
+    std::vector<std::vector<timed_data_job>> chosen;
+    for (choice& ch : choices) {
+        // No variant told apart from the others: its timed runs still vary the data, and the floor
+        // (see benchmarking) refuses an impossible time.
+        while (ch.chosen.size() < wanted && ch.fallback) {
+            spdlog::info("{}: a timed data set's outputs match another's within tolerance",
+                         spec.tests.at(static_cast<std::size_t>(ch.index)).name);
+            const auto paths = references.ensure({*ch.fallback}, true);
+            ch.chosen.push_back({ch.fallback->data, paths.front().string()});
+        }
+        std::string sizes;
+        for (const auto& data : ch.chosen) sizes += fmt::format(" {}", data.data.changes.size());
+        spdlog::debug("{}: timed data sets with{} changed elements",
+                      spec.tests.at(static_cast<std::size_t>(ch.index)).name, sizes);
+        chosen.push_back(std::move(ch.chosen));
     }
     return chosen;
 }

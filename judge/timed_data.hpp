@@ -11,9 +11,11 @@
 
 namespace gpujudge {
 
-// `count` data sets (the first is the test's own); `secret` draws positions and values.
-std::vector<timed_data_job> choose_timed_data(const problem_spec& spec, int test, int count,
-                                              reference_outputs& references, std::mt19937_64& secret);
+// `count` data sets for each of `tests` (the first is the test's own), their references computed in
+// one job; `secret` draws positions and values.
+std::vector<std::vector<timed_data_job>> choose_timed_data(const problem_spec& spec, const std::vector<int>& tests,
+                                                           int count, reference_outputs& references,
+                                                           std::mt19937_64& secret);
 
 // A generator seeded from the kernel's random source: each run's secret positions and order.
 std::mt19937_64 fresh_secret();
