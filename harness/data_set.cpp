@@ -50,10 +50,11 @@ input_set::input_set(const problem_spec& spec, memory_space& space, const test_s
         const std::size_t count = spec.element_count(param, test.scalars);
         guarded_buffer& buffer = buffers_.emplace_back(space, count * element_size(param.type));
         space.generate(buffer.data(), params_for(spec, test, data.seed, i), param.type, count);
+        std::vector<std::uint64_t> h_indices;
+        std::vector<std::uint32_t> h_bits;
         for (const auto& change : data.changes)
-            if (change.param == i)
-                space.upload(static_cast<char*>(buffer.data()) + change.index * element_size(param.type), &change.bits,
-                             element_size(param.type));
+            if (change.param == i) h_indices.push_back(change.index), h_bits.push_back(change.bits);
+        space.scatter(buffer.data(), h_indices.data(), h_bits.data(), h_indices.size());
         sources_[param.name] = buffer.data();
     }
 }

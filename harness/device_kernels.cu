@@ -42,6 +42,11 @@ __global__ void generate_kernel(generator_params params, element_type type, std:
         d_out[i] = stored_bits(generated_value(params, i), type);
 }
 
+__global__ void scatter_kernel(const std::uint64_t* d_indices, const std::uint32_t* d_bits, std::size_t num_items,
+                               std::uint32_t* d_dst) {
+    for (std::size_t i = first_index(); i < num_items; i += grid_stride()) d_dst[d_indices[i]] = d_bits[i];
+}
+
 // The offset of the first differing byte within a word, or -1. Little-endian: the lowest set bit
 // of a ^ b lies in the first differing byte.
 __device__ int differing_byte(unsigned char a, unsigned char b) {
@@ -113,6 +118,19 @@ unsigned long long read_counter(const device_allocation& d_counter) {
 void generate_on_device(const generator_params& params, element_type type, void* d_out, std::size_t num_items) {
     if (num_items == 0) return;
     generate_kernel<<<grid_for(num_items), kThreads>>>(params, type, static_cast<std::uint32_t*>(d_out), num_items);
+    finish_kernels();
+}
+
+void scatter_on_device(void* d_dst, const std::uint64_t* h_indices, const std::uint32_t* h_bits,
+                       std::size_t num_items) {
+    if (num_items == 0) return;
+    device_allocation d_indices(num_items * sizeof(std::uint64_t));
+    device_allocation d_bits(num_items * sizeof(std::uint32_t));
+    GJ_CUDA_CHECK(cudaMemcpy(d_indices.get(), h_indices, d_indices.size_bytes(), cudaMemcpyHostToDevice));
+    GJ_CUDA_CHECK(cudaMemcpy(d_bits.get(), h_bits, d_bits.size_bytes(), cudaMemcpyHostToDevice));
+    scatter_kernel<<<grid_for(num_items), kThreads>>>(static_cast<const std::uint64_t*>(d_indices.get()),
+                                                      static_cast<const std::uint32_t*>(d_bits.get()), num_items,
+                                                      static_cast<std::uint32_t*>(d_dst));
     finish_kernels();
 }
 

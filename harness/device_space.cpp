@@ -86,6 +86,10 @@ public:
     std::optional<std::size_t> first_difference(const void* a, const void* b, std::size_t num_bytes) override {
         return first_difference_on_device(a, b, num_bytes);
     }
+    void scatter(void* dst, const std::uint64_t* h_indices, const std::uint32_t* h_bits,
+                 std::size_t num_items) override {
+        scatter_on_device(dst, h_indices, h_bits, num_items);
+    }
     std::size_t count_mismatches(const void* expected, const void* got, element_type type, std::size_t num_items,
                                  tolerance tol) override {
         return count_mismatches_on_device(expected, got, type, num_items, tol);

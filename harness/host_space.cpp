@@ -83,6 +83,11 @@ public:
     std::optional<std::size_t> first_difference(const void* a, const void* b, std::size_t num_bytes) override {
         return first_different_byte(a, b, num_bytes);
     }
+    void scatter(void* dst, const std::uint64_t* h_indices, const std::uint32_t* h_bits,
+                 std::size_t num_items) override {
+        for (std::size_t i = 0; i < num_items; ++i)
+            std::memcpy(static_cast<char*>(dst) + 4 * h_indices[i], &h_bits[i], 4);
+    }
     std::size_t count_mismatches(const void* expected, const void* got, element_type type, std::size_t num_items,
                                  tolerance tol) override {
         return count_mismatching(expected, got, type, num_items, tol);

@@ -6,6 +6,7 @@
 #include "counter_rng.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +31,9 @@ public:
     // Fills num_items elements at dst where they live, as generate() of generator.hpp does on the
     // host; `params.values` is a host pointer (the device space copies the list over).
     virtual void generate(void* dst, const generator_params& params, element_type type, std::size_t num_items) = 0;
+    // Sets the 4-byte elements h_indices[i] of dst to h_bits[i], in one transfer.
+    virtual void scatter(void* dst, const std::uint64_t* h_indices, const std::uint32_t* h_bits,
+                         std::size_t num_items) = 0;
     // The first byte offset where the two buffers differ, if any.
     virtual std::optional<std::size_t> first_difference(const void* a, const void* b, std::size_t num_bytes) = 0;
     // How many elements of `got` fail compare_output's rule against `expected`.

@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <sys/eventfd.h>
+#include <unistd.h>
+
 #include <chrono>
 
 namespace gpujudge {
@@ -37,7 +40,7 @@ constexpr const char* kForged =
 
 // How a job ended: `done`, or why not, with the test it was on.
 struct runner_session::job_end {
-    enum class how { done, closed, timeout, forged, fatal } kind = how::done;
+    enum class how { done, closed, timeout, forged, fatal, interrupted } kind = how::done;
     int test = -1;  // the test in progress, -1 between tests
     bool in_call = false;
     child_exit exit;
@@ -54,13 +57,16 @@ std::vector<test_report> pending_reports(const problem_spec& spec, const std::ve
 }
 
 runner_session::runner_session(const problem_spec& spec, const runner_settings& settings)
-    : spec_(spec), settings_(settings), work_("run") {
+    : spec_(spec), settings_(settings), work_("run"), interrupt_fd_(eventfd(0, EFD_CLOEXEC)) {
     process_ = std::make_unique<runner_process>(settings.runner_exe, settings.backend,
                                                 std::filesystem::absolute(spec.dir).string(), work_.path());
     if (settings.backend == runner_backend::host) device_read_ = true;
 }
 
-runner_session::~runner_session() { stop(true); }
+runner_session::~runner_session() {
+    stop(true);
+    close(interrupt_fd_);
+}
 
 void runner_session::stop(bool kill) {
     if (!process_) return;
@@ -69,7 +75,10 @@ void runner_session::stop(bool kill) {
     process_.reset();
 }
 
-int runner_session::process_group() const { return process_ ? process_->pid() : -1; }
+void runner_session::interrupt() {
+    const std::uint64_t one = 1;
+    if (write(interrupt_fd_, &one, sizeof one) < 0) spdlog::debug("cannot interrupt the runner");
+}
 
 std::string runner_session::output_tail() const {
     return process_ ? output_ + process_->output_tail(4096) : output_;
@@ -106,7 +115,13 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
     auto deadline = after(idle_limit_s);
     nlohmann::json message;
     for (;;) {
-        const auto status = process_->next(message, deadline);
+        const auto status = process_->next(message, deadline, interrupt_fd_);
+        if (status == runner_process::read_status::interrupted) {
+            end.kind = job_end::how::interrupted;
+            process_->abandon();
+            stop(false);
+            return end;
+        }
         if (status == runner_process::read_status::timeout) {
             end.kind = job_end::how::timeout;
             stop(true);
@@ -153,7 +168,12 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
     if (!process_ || !process_->send(job_line("load", job))) return "the runner ended before loading the library";
     nlohmann::json message;
     while (!loaded) {
-        const auto status = process_->next(message, after(settings_.harness_limit_s));
+        const auto status = process_->next(message, after(settings_.harness_limit_s), interrupt_fd_);
+        if (status == runner_process::read_status::interrupted) {
+            process_->abandon();
+            stop(false);
+            return "interrupted";
+        }
         if (status != runner_process::read_status::message) {
             const child_exit exit = process_->finish(true);
             stop(true);
@@ -202,6 +222,7 @@ bool runner_session::record_end(const job_end& end, std::vector<test_report>& re
             target->result = verdict::runtime_error;
             target->message = end.message;
             break;
+        case job_end::how::interrupted: target->message = "judging was interrupted"; break;
         case job_end::how::done: break;
     }
     return false;
@@ -262,6 +283,7 @@ void runner_session::write_references(const reference_job& job) {
                                             where, end.exit.describe()));
         case job_end::how::fatal: throw problem_error(fmt::format("{}: {}", where, end.message));
         case job_end::how::forged: throw problem_error(fmt::format("{}: {}", where, kForged));
+        case job_end::how::interrupted: throw problem_error(fmt::format("{}: interrupted", where));
     }
 }
 

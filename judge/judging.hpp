@@ -59,8 +59,9 @@ public:
     // Has the reference write expected outputs; throws problem_error when it fails.
     void write_references(const reference_job& job);
 
-    // The runner's process group (its pid), -1 once it has ended.
-    int process_group() const;
+    // Ends the job in progress at once, from any thread: the runner is killed and not waited
+    // for, and the job ends as `interrupted` (work that is no longer wanted).
+    void interrupt();
 
     // What the runner (and the submission in it) printed, last lines.
     std::string output_tail() const;
@@ -76,6 +77,7 @@ private:
     runner_settings settings_;
     temp_dir work_;
     std::unique_ptr<runner_process> process_;
+    int interrupt_fd_ = -1;  // an eventfd: written by interrupt(), polled beside the channel
     bool device_read_ = false;
     std::optional<device_message> device_;
     std::optional<std::string> no_device_;

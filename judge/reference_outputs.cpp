@@ -7,8 +7,6 @@
 
 #include <fmt/format.h>
 
-#include <signal.h>
-
 #include <fstream>
 #include <sstream>
 
@@ -45,19 +43,20 @@ std::vector<std::filesystem::path> reference_outputs::ensure(const std::vector<i
     }
     if (job.requests.empty()) return paths;
     std::lock_guard<std::mutex> lock(mutex_);
-    if (cancelled_) throw cancelled();
     runner_settings host = settings_;
     host.backend = runner_backend::host;
     runner_session session(spec_, host);
     {
+        // cancel() sets the flag before it looks for a session: one of the two sees the other.
         std::lock_guard<std::mutex> active(active_mutex_);
-        active_group_ = session.process_group();
+        if (cancelled_) throw cancelled();
+        active_ = &session;
     }
     struct forget {
         reference_outputs* self;
         ~forget() {
             std::lock_guard<std::mutex> active(self->active_mutex_);
-            self->active_group_ = -1;
+            self->active_ = nullptr;
         }
     } on_exit{this};
     try {
@@ -75,7 +74,7 @@ std::vector<std::filesystem::path> reference_outputs::ensure(const std::vector<i
 void reference_outputs::cancel() {
     cancelled_ = true;
     std::lock_guard<std::mutex> active(active_mutex_);
-    if (active_group_ > 0) ::kill(-active_group_, SIGKILL);
+    if (active_) active_->interrupt();
 }
 
 }  // namespace gpujudge

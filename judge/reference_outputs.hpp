@@ -50,7 +50,7 @@ private:
     temp_dir secret_dir_;
     std::mutex mutex_;  // one reference process at a time
     std::mutex active_mutex_;
-    int active_group_ = -1;  // the process group of the reference process running now
+    runner_session* active_ = nullptr;  // the reference process running now
     std::atomic<bool> cancelled_{false};
 };
 

@@ -65,7 +65,7 @@ bool runner_process::send(const nlohmann::json& line) {
 }
 
 runner_process::read_status runner_process::next(nlohmann::json& message,
-                                                 std::chrono::steady_clock::time_point deadline) {
+                                                 std::chrono::steady_clock::time_point deadline, int interrupt_fd) {
     for (;;) {
         if (const auto end = pending_.find('\n'); end != std::string::npos) {
             const std::string line = pending_.substr(0, end);
@@ -79,9 +79,12 @@ runner_process::read_status runner_process::next(nlohmann::json& message,
         const auto left =
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) return read_status::timeout;
-        pollfd entry{read_fd_, POLLIN, 0};
-        const int ready = poll(&entry, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+        pollfd entries[2] = {{read_fd_, POLLIN, 0}, {interrupt_fd, POLLIN, 0}};
+        const int ready =
+            poll(entries, interrupt_fd >= 0 ? 2 : 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
         if (ready <= 0) continue;
+        if (interrupt_fd >= 0 && (entries[1].revents & POLLIN)) return read_status::interrupted;
+        if (!(entries[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
         char buffer[65536];
         const ssize_t got = read(read_fd_, buffer, sizeof buffer);
         if (got <= 0) return read_status::closed;
@@ -100,6 +103,14 @@ child_exit runner_process::finish(bool kill) {
     }
     sweep_orphans();
     return exit;
+}
+
+void runner_process::abandon() {
+    child_->abandon();
+    if (control_fd_ >= 0) {
+        close(control_fd_);
+        control_fd_ = -1;
+    }
 }
 
 std::string runner_process::output_tail(std::size_t max_bytes) const {

@@ -27,12 +27,15 @@ public:
     bool send(const nlohmann::json& job_line);
 
     // `forged`: a line on the channel that the runner did not seal (the submission wrote it).
-    enum class read_status { message, closed, timeout, forged };
-    read_status next(nlohmann::json& message, std::chrono::steady_clock::time_point deadline);
+    // `interrupted`: `interrupt_fd` (an eventfd, when >= 0) became readable first.
+    enum class read_status { message, closed, timeout, forged, interrupted };
+    read_status next(nlohmann::json& message, std::chrono::steady_clock::time_point deadline, int interrupt_fd = -1);
 
     // After `closed`: the runner's exit, killing it if it has not exited within a few seconds
     // (closing the channel is not exiting). After anything else: kills it first.
     child_exit finish(bool kill);
+    // Kills the runner without waiting for it to end (see child_process::abandon).
+    void abandon();
     int pid() const { return child_->pid(); }
     // The last `max_bytes` of what the runner (the submission included) printed.
     std::string output_tail(std::size_t max_bytes) const;

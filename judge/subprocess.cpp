@@ -25,6 +25,7 @@ namespace {
 
 std::mutex g_children_mutex;
 std::set<int> g_children;  // processes the judge started and still waits for
+std::set<int> g_abandoned;  // killed, not waited for: reaped by the next sweep that finds them gone
 
 void track(int pid, bool add) {
     std::lock_guard<std::mutex> lock(g_children_mutex);
@@ -143,9 +144,25 @@ std::vector<int> children_of(int parent) {
     return children;
 }
 
+void child_process::abandon() {
+    if (reaped_) return;
+    kill_group();
+    std::lock_guard<std::mutex> lock(g_children_mutex);
+    g_abandoned.insert(pid_);
+    reaped_ = true;
+}
+
 void sweep_orphans() {
     const std::vector<int> orphans = children_of(getpid());
     std::lock_guard<std::mutex> lock(g_children_mutex);
+    for (auto it = g_abandoned.begin(); it != g_abandoned.end();) {
+        if (waitpid(*it, nullptr, WNOHANG) == 0) {
+            ++it;
+            continue;
+        }
+        g_children.erase(*it);
+        it = g_abandoned.erase(it);
+    }
     for (const int pid : orphans) {
         if (g_children.count(pid)) continue;
         ::kill(pid, SIGKILL);

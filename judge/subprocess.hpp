@@ -35,6 +35,10 @@ public:
     // of the group afterwards, so nothing the child started survives it.
     child_exit wait(std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
     void kill_group();
+    // Kills the group and stops waiting: a process holding gigabytes takes the kernel a second to
+    // tear down, which work nobody wants any more need not wait for. It can run no more code;
+    // sweep_orphans() reaps it once gone (or init does, after the judge exits).
+    void abandon();
 
 private:
     int pid_ = -1;

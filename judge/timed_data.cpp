@@ -88,17 +88,23 @@ bool distinguishable(const problem_spec& spec, const test_spec& test, const name
     return !passes_as(spec, test.scalars, a, b) && !passes_as(spec, test.scalars, b, a);
 }
 
-// One test's data sets while they are chosen: the kept ones and their outputs.
+// One test's data sets while they are chosen: the kept ones with their outputs, and the others
+// whose references were computed (fewest changes first).
 struct choice {
     int index = 0;
     std::vector<input_ref> inputs;
     std::vector<timed_data_job> chosen;
     std::vector<named_arrays> outputs;
-    std::optional<reference_outputs::item> fallback;
+    std::vector<timed_data_job> spare;
+
+    // Another round can help only where changes have told a variant apart already.
+    bool worth_another_round(std::size_t count) const {
+        return chosen.size() < count && chosen.size() > 1;
+    }
 };
 
-// Keeps the candidates (of tests still short) whose outputs no kept data set's pass for, fewest
-// changes first.
+// Keeps the candidates whose outputs no kept data set's pass for (and the reverse), fewest
+// changes first, until each test has `count`.
 void keep_distinguishable(const problem_spec& spec, std::vector<choice>& choices, std::size_t count,
                           const std::vector<reference_outputs::item>& candidates,
                           const std::vector<std::filesystem::path>& paths) {
@@ -108,17 +114,21 @@ void keep_distinguishable(const problem_spec& spec, std::vector<choice>& choices
         return candidates[a].data.changes.size() < candidates[b].data.changes.size();
     });
     for (const std::size_t c : order) {
-        choice& test_choice = *std::find_if(choices.begin(), choices.end(),
-                                            [&](const choice& ch) { return ch.index == candidates[c].test; });
-        test_choice.fallback = candidates[c];
-        if (test_choice.chosen.size() >= count) continue;
-        const test_spec& test = spec.tests.at(static_cast<std::size_t>(test_choice.index));
-        named_arrays candidate = read_outputs(paths[c], spec, test.scalars);
-        bool unique = true;
-        for (const auto& other : test_choice.outputs) unique = unique && distinguishable(spec, test, candidate, other);
-        if (!unique) continue;
-        test_choice.chosen.push_back({candidates[c].data, paths[c].string()});
-        test_choice.outputs.push_back(std::move(candidate));
+        choice& ch = *std::find_if(choices.begin(), choices.end(),
+                                   [&](const choice& x) { return x.index == candidates[c].test; });
+        const timed_data_job job{candidates[c].data, paths[c].string()};
+        const test_spec& test = spec.tests.at(static_cast<std::size_t>(ch.index));
+        named_arrays candidate;
+        bool unique = ch.chosen.size() < count;
+        if (unique) candidate = read_outputs(paths[c], spec, test.scalars);
+        for (std::size_t o = 0; unique && o < ch.outputs.size(); ++o)
+            unique = distinguishable(spec, test, candidate, ch.outputs[o]);
+        if (!unique) {
+            ch.spare.push_back(job);
+            continue;
+        }
+        ch.chosen.push_back(job);
+        ch.outputs.push_back(std::move(candidate));
     }
 }
 
@@ -150,13 +160,13 @@ std::vector<std::vector<timed_data_job>> choose_timed_data(const problem_spec& s
         if (ch.inputs.empty())
             spdlog::info("{}: every input is constant; its timed runs use its own data only", test.name);
     }
-    for (const auto& sizes : kRounds) {
+    for (std::size_t round = 0; round < kRounds.size(); ++round) {
         std::vector<reference_outputs::item> candidates;
         for (const choice& ch : choices) {
-            if (ch.inputs.empty()) continue;
+            if (ch.inputs.empty() || (round > 0 && !ch.worth_another_round(wanted))) continue;
             const test_spec& test = spec.tests.at(static_cast<std::size_t>(ch.index));
             for (std::size_t slot = ch.chosen.size(); slot < wanted; ++slot)
-                for (const std::size_t size : sizes)
+                for (const std::size_t size : kRounds[round])
                     candidates.push_back({ch.index, variant(spec, test, ch.inputs, size, secret)});
         }
         if (candidates.empty()) break;
@@ -164,18 +174,16 @@ std::vector<std::vector<timed_data_job>> choose_timed_data(const problem_spec& s
     }
     std::vector<std::vector<timed_data_job>> chosen;
     for (choice& ch : choices) {
-        // No variant told apart from the others: its timed runs still vary the data, and the floor
-        // (see benchmarking) refuses an impossible time.
-        while (ch.chosen.size() < wanted && ch.fallback) {
-            spdlog::info("{}: a timed data set's outputs match another's within tolerance",
-                         spec.tests.at(static_cast<std::size_t>(ch.index)).name);
-            const auto paths = references.ensure({*ch.fallback}, true);
-            ch.chosen.push_back({ch.fallback->data, paths.front().string()});
-        }
+        // Variants the tolerance cannot tell apart (a mean of 100M values moves little when a few
+        // change) still vary the data of the timed runs, and the floor (see benchmarking) refuses
+        // an impossible time.
+        const test_spec& test = spec.tests.at(static_cast<std::size_t>(ch.index));
+        if (ch.chosen.size() < wanted && !ch.spare.empty())
+            spdlog::info("{}: some timed data sets' outputs match another's within tolerance", test.name);
+        for (std::size_t s = 0; ch.chosen.size() < wanted && s < ch.spare.size(); ++s) ch.chosen.push_back(ch.spare[s]);
         std::string sizes;
         for (const auto& data : ch.chosen) sizes += fmt::format(" {}", data.data.changes.size());
-        spdlog::debug("{}: timed data sets with{} changed elements",
-                      spec.tests.at(static_cast<std::size_t>(ch.index)).name, sizes);
+        spdlog::debug("{}: timed data sets with{} changed elements", test.name, sizes);
         chosen.push_back(std::move(ch.chosen));
     }
     return chosen;
