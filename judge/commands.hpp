@@ -27,9 +27,26 @@ struct command_entry {
 command_action define_list(CLI::App& command);
 command_action define_show(CLI::App& command);
 command_action define_init(CLI::App& command);
+command_action define_run(CLI::App& command);
 command_action define_submit(CLI::App& command);
+command_action define_history(CLI::App& command);
 command_action define_validate(CLI::App& command);
 command_action define_bench(CLI::App& command);
+
+// What `run` and `submit` share: a problem, a file and how to show the judgement.
+struct judge_request {
+    std::string problem;
+    std::string source;
+    bool json = false;
+};
+
+// Adds the arguments every judging command takes: the problem, the file, --json.
+void add_judge_arguments(CLI::App& command, judge_request& request);
+
+// Judges the request's file with the options `options_for` gives for its problem, with progress
+// on a terminal, prints the report (or JSON), and returns the exit code.
+int judge_and_report(cli_context& context, const judge_request& request,
+                     const std::function<judge_options(const problem_spec&)>& options_for);
 
 // Loads a problem named by slug or folder; prints the reason and returns nullopt when it cannot.
 std::optional<problem_spec> load_problem_or_report(const cli_context& context, const std::string& name, int& exit);

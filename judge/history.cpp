@@ -32,6 +32,12 @@ public:
         sqlite3_bind_int(stmt_, index, value);
         return *this;
     }
+    template <typename T>
+    statement& bind(int index, const std::optional<T>& value) {
+        if (value) return bind(index, *value);
+        sqlite3_bind_null(stmt_, index);
+        return *this;
+    }
     bool step() {
         const int status = sqlite3_step(stmt_);
         if (status != SQLITE_ROW && status != SQLITE_DONE)
@@ -43,11 +49,45 @@ public:
         return value ? reinterpret_cast<const char*>(value) : "";
     }
     double number(int column) const { return sqlite3_column_double(stmt_, column); }
+    int integer(int column) const { return sqlite3_column_int(stmt_, column); }
+    std::optional<double> maybe_number(int column) const {
+        if (sqlite3_column_type(stmt_, column) == SQLITE_NULL) return std::nullopt;
+        return number(column);
+    }
 
 private:
     sqlite3* db_;
     sqlite3_stmt* stmt_ = nullptr;
 };
+
+constexpr const char* kAttemptColumns =
+    "recorded_at, problem, source, source_hash, origin, outcome, passed, total, device_name, test, median_us, gbps,"
+    " percent_of_peak";
+
+attempt attempt_at(const statement& row) {
+    attempt a;
+    a.recorded_at = row.text(0);
+    a.problem = row.text(1);
+    a.source = row.text(2);
+    a.source_hash = row.text(3);
+    a.origin = row.text(4);
+    // A verdict this version does not know (a newer judge wrote it) reads as an internal one.
+    a.outcome = verdict_from_string(row.text(5)).value_or(verdict::skipped);
+    a.passed = row.integer(6);
+    a.total = row.integer(7);
+    a.device_name = row.text(8);
+    a.test = row.text(9);
+    a.median_us = row.maybe_number(10);
+    a.gbps = row.maybe_number(11);
+    a.percent_of_peak = row.maybe_number(12);
+    return a;
+}
+
+std::vector<attempt> all_rows(statement& query) {
+    std::vector<attempt> rows;
+    while (query.step()) rows.push_back(attempt_at(query));
+    return rows;
+}
 
 }  // namespace
 
@@ -78,7 +118,13 @@ history::history(const std::filesystem::path& path) {
         "CREATE TABLE IF NOT EXISTS device_ceilings ("
         " device_uuid TEXT PRIMARY KEY, device_name TEXT, gbps REAL, measured_at TEXT DEFAULT (datetime('now')));"
         "CREATE TABLE IF NOT EXISTS baseline_figures ("
-        " key TEXT PRIMARY KEY, figures TEXT, measured_at TEXT DEFAULT (datetime('now')));");
+        " key TEXT PRIMARY KEY, figures TEXT, measured_at TEXT DEFAULT (datetime('now')));"
+        // Added after the tables above: databases of earlier versions gain it here, empty.
+        "CREATE TABLE IF NOT EXISTS attempts ("
+        " id INTEGER PRIMARY KEY, recorded_at TEXT DEFAULT (datetime('now')), problem TEXT, source TEXT,"
+        " source_hash TEXT, origin TEXT, outcome TEXT, passed INTEGER, total INTEGER, device_name TEXT, test TEXT,"
+        " median_us REAL, gbps REAL, percent_of_peak REAL);"
+        "CREATE INDEX IF NOT EXISTS attempts_by_problem ON attempts(problem);");
 }
 
 history::~history() { sqlite3_close(db_); }
@@ -99,6 +145,35 @@ void history::record(const timed_record& r) {
     insert.bind(1, r.problem).bind(2, r.source).bind(3, r.origin).bind(4, r.baseline ? 1 : 0).bind(5, r.device_name);
     insert.bind(6, r.device_uuid).bind(7, r.test).bind(8, r.median_ms).bind(9, r.mean_ms).bind(10, r.min_ms);
     insert.bind(11, r.samples).bind(12, r.gbps).bind(13, r.speedup).step();
+}
+
+void history::record_attempt(const attempt& a) {
+    statement insert(db_,
+                     "INSERT INTO attempts (problem, source, source_hash, origin, outcome, passed, total, device_name,"
+                     " test, median_us, gbps, percent_of_peak) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+    insert.bind(1, a.problem).bind(2, a.source).bind(3, a.source_hash).bind(4, a.origin);
+    insert.bind(5, std::string(to_string(a.outcome))).bind(6, a.passed).bind(7, a.total).bind(8, a.device_name);
+    insert.bind(9, a.test).bind(10, a.median_us).bind(11, a.gbps).bind(12, a.percent_of_peak).step();
+}
+
+std::vector<attempt> history::attempts(const std::optional<std::string>& problem) const {
+    // By id, not time: two attempts within a second keep their order.
+    statement query(
+        db_, fmt::format("SELECT {} FROM attempts WHERE ?1 IS NULL OR problem = ?1 ORDER BY id DESC", kAttemptColumns)
+                 .c_str());
+    query.bind(1, problem);
+    return all_rows(query);
+}
+
+std::vector<attempt> history::best_attempts(const std::optional<std::string>& problem) const {
+    statement query(db_, fmt::format("SELECT {} FROM attempts AS a WHERE (?1 IS NULL OR problem = ?1) AND id = ("
+                                     "SELECT id FROM attempts AS b WHERE b.problem = a.problem AND"
+                                     " b.outcome = 'accepted' AND b.median_us IS NOT NULL"
+                                     " ORDER BY b.median_us, b.id LIMIT 1) ORDER BY problem",
+                                     kAttemptColumns)
+                             .c_str());
+    query.bind(1, problem);
+    return all_rows(query);
 }
 
 std::optional<personal_best> history::best(const std::string& problem, const std::string& test) const {

@@ -1,6 +1,9 @@
 #pragma once
-// The results database (SQLite): every timed result, each device's measured ceiling, and the
-// personal best per problem that `submit` and `list` show.
+// The results database (SQLite): every attempt of `run` and `submit`, every timed result, each
+// device's measured ceiling, and the personal best per problem that `submit`, `list` and `history`
+// show.
+#include "verdict.hpp"
+
 #include <sqlite3.h>
 
 #include <filesystem>
@@ -35,6 +38,24 @@ struct personal_best {
     std::string recorded_at;
 };
 
+// One `run` or `submit` of a file, whatever its verdict.
+struct attempt {
+    std::string recorded_at;  // UTC, "YYYY-MM-DD HH:MM:SS", set by the database
+    std::string problem;
+    std::string source;       // the file's absolute path
+    std::string source_hash;  // of its bytes: which version of the file it was
+    std::string origin;       // "run" or "submit"
+    verdict outcome = verdict::accepted;
+    int passed = 0;  // tests passed, of `total`
+    int total = 0;
+    std::string device_name;
+    // The timed figures on the problem's headline benchmark, when it was timed and passed.
+    std::string test;
+    std::optional<double> median_us;
+    std::optional<double> gbps;
+    std::optional<double> percent_of_peak;
+};
+
 // $GPUJUDGE_DATA_DIR/history.db, else $XDG_DATA_HOME/gpujudge/history.db, else ~/.local/share/...
 std::filesystem::path default_history_path();
 
@@ -46,6 +67,11 @@ public:
     history& operator=(const history&) = delete;
 
     void record(const timed_record& result);
+    void record_attempt(const attempt& tried);
+    // Every attempt, newest first; only those on `problem` when one is given.
+    std::vector<attempt> attempts(const std::optional<std::string>& problem = std::nullopt) const;
+    // Each problem's fastest accepted timed attempt, by problem; only `problem`'s when one is given.
+    std::vector<attempt> best_attempts(const std::optional<std::string>& problem = std::nullopt) const;
     // The fastest non-baseline median on the problem's headline benchmark `test`.
     std::optional<personal_best> best(const std::string& problem, const std::string& test) const;
 

@@ -252,18 +252,35 @@ bool store_result(const nlohmann::json& message, std::vector<test_report>& repor
 
 }  // namespace
 
+void runner_session::announce(const nlohmann::json& message, const std::vector<test_report>& reports,
+                              progress_step::stage stage) const {
+    if (!progress_ || message.at("event") != event::begin) return;
+    const int test = message.at("body").at("test").get<int>();
+    for (std::size_t i = 0; i < reports.size(); ++i)
+        if (reports[i].index == test)
+            progress_({stage, static_cast<int>(i + 1), static_cast<int>(reports.size()), reports[i].name});
+}
+
 bool runner_session::judge(const judge_job& job, std::vector<test_report>& reports) {
     bool believable = true;
-    const job_end end = run_job(job_line("judge", job), [&](const nlohmann::json& message) {
-        believable = believable && store_result(message, reports, spec_.time_limit_ms);
-    }, settings_.harness_limit_s);
+    const job_end end = run_job(
+        job_line("judge", job),
+        [&](const nlohmann::json& message) {
+            announce(message, reports, progress_step::stage::testing);
+            believable = believable && store_result(message, reports, spec_.time_limit_ms);
+        },
+        settings_.harness_limit_s);
     return record_end(end, reports) && believable;
 }
 
 bool runner_session::time(const time_job& job, std::vector<test_report>& reports) {
-    const job_end end = run_job(job_line("time", job), [&](const nlohmann::json& message) {
-        store_result(message, reports, 1e300);  // each timed call is held to the limit as it runs
-    }, settings_.harness_limit_s);
+    const job_end end = run_job(
+        job_line("time", job),
+        [&](const nlohmann::json& message) {
+            announce(message, reports, progress_step::stage::timing);
+            store_result(message, reports, 1e300);  // each timed call is held to the limit as it runs
+        },
+        settings_.harness_limit_s);
     return record_end(end, reports);
 }
 

@@ -2,6 +2,7 @@
 // Runs jobs in a runner process and turns every way a runner can end (a result, a crash, exit(),
 // a hang, a forged message) into a verdict per test.
 #include "problem_spec.hpp"
+#include "progress.hpp"
 #include "runner_process.hpp"
 #include "runner_protocol.hpp"
 #include "temp_dir.hpp"
@@ -53,6 +54,9 @@ public:
     std::optional<std::string> load(const std::filesystem::path& library, const std::string& function,
                                     std::optional<double>* peak = nullptr);
 
+    // Where judge and time jobs say which test they are on; none (the default): nowhere.
+    void report_progress(progress_hook hook) { progress_ = std::move(hook); }
+
     // Judges tests or times them; fills the matching reports. False once the runner has ended.
     bool judge(const judge_job& job, std::vector<test_report>& reports);
     bool time(const time_job& job, std::vector<test_report>& reports);
@@ -71,6 +75,8 @@ private:
     job_end run_job(const nlohmann::json& line, const std::function<void(const nlohmann::json&)>& on_event,
                     double idle_limit_s);
     bool record_end(const job_end& end, std::vector<test_report>& reports);
+    void announce(const nlohmann::json& message, const std::vector<test_report>& reports,
+                  progress_step::stage stage) const;
     void stop(bool kill);
 
     const problem_spec& spec_;
@@ -82,6 +88,7 @@ private:
     std::optional<device_message> device_;
     std::optional<std::string> no_device_;
     std::string output_;
+    progress_hook progress_;
 };
 
 // The verdict of a list of tests: that of the first that did not pass.

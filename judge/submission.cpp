@@ -1,5 +1,6 @@
 #include "submission.hpp"
 
+#include "content_hash.hpp"
 #include "timed_data.hpp"
 
 #include <fmt/format.h>
@@ -61,9 +62,8 @@ bench_report time_submission(const problem_spec& spec, const std::filesystem::pa
     return report;
 }
 
-void record(const problem_spec& spec, const bench_report& report, const judge_options& options,
-            judge_context& context) {
-    if (!context.results) return;
+void record_timed(const problem_spec& spec, const bench_report& report, const judge_options& options,
+                  judge_context& context) {
     const std::string device_name = report.device ? report.device->name : "host";
     const std::string device_uuid = report.device ? report.device->uuid : "host";
     for (const auto& entry : report.entries) {
@@ -74,6 +74,49 @@ void record(const problem_spec& spec, const bench_report& report, const judge_op
                                          device_name, device_uuid, f.test, f.median_us / 1e3,
                                          f.mean_us / 1e3, f.min_us / 1e3, f.samples, f.gbps, f.speedup});
     }
+}
+
+// The attempt as the history keeps it: the verdict, the tests passed and the headline's figures.
+attempt attempt_of(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options,
+                   const judgement& result) {
+    attempt a;
+    a.problem = spec.slug;
+    a.source = std::filesystem::absolute(source).string();
+    a.source_hash = file_hash(source);
+    a.origin = options.origin;
+    a.outcome = result.overall;
+    a.total = static_cast<int>(result.tests.size());
+    if (result.compile.ok && !result.no_device)
+        a.passed = static_cast<int>(std::count_if(result.tests.begin(), result.tests.end(),
+                                                  [](const test_report& t) { return t.result == verdict::accepted; }));
+    a.device_name = result.device ? result.device->name : result.no_device ? "" : "host";
+    const bench_entry* mine = submission_entry(result);
+    const auto headline = headline_test(spec);
+    if (!mine || !headline) return a;
+    for (const auto& f : mine->figures)
+        if (f.test == *headline && f.result == verdict::accepted) {
+            a.test = f.test;
+            a.median_us = f.median_us;
+            a.gbps = f.gbps;
+            if (f.percent_of_peak > 0) a.percent_of_peak = f.percent_of_peak;  // 0: no known ceiling
+        }
+    return a;
+}
+
+// Keeps what the history should know of this judgement: its timed results, and the attempt itself.
+void keep(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options,
+          judge_context& context, const judgement& result) {
+    if (!context.results) return;
+    try {
+        if (result.bench) record_timed(spec, *result.bench, options, context);
+        if (options.keep_attempt) context.results->record_attempt(attempt_of(spec, source, options, result));
+    } catch (const std::exception& error) {
+        spdlog::warn("{}; this attempt is not kept", error.what());
+    }
+}
+
+void say(const judge_context& context, progress_step::stage stage) {
+    if (context.progress) context.progress({stage, 0, 0, ""});
 }
 
 }  // namespace
@@ -131,15 +174,16 @@ struct cancel_on_exit {
     ~cancel_on_exit() { references.cancel(); }
 };
 
-}  // namespace
-
-judgement judge_submission(const problem_spec& spec, const std::filesystem::path& source,
-                           const judge_options& options, judge_context& context) {
+// judge_submission, up to the decision: what is kept of it is not its business.
+judgement judge_decided(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options,
+                        judge_context& context) {
     judgement result;
     phase_timings& timings = context.timings;
     result.tests = pending_reports(spec, options.tests);
+    say(context, progress_step::stage::compiling);
     // The runner opens the device while the references and the compiler run.
     runner_session session(spec, context.runner);
+    session.report_progress(context.progress);
     const auto reference = timings.measure("reference build", [&] { return build_reference(spec, context); });
     reference_outputs references(spec, reference, context.compiler.cache_dir, context.runner);
     std::shared_future<std::vector<std::filesystem::path>> expected = std::async(std::launch::async, [&] {
@@ -166,6 +210,7 @@ judgement judge_submission(const problem_spec& spec, const std::filesystem::path
         return on_device ? compile_solution(spec, source, context.compiler)
                          : compile_host(spec, source, "solve", context.compiler);
     });
+    say(context, progress_step::stage::references);
     const auto expected_files = expected.get();
     if (!result.compile.ok || result.no_device) {
         decide(result);
@@ -189,7 +234,15 @@ judgement judge_submission(const problem_spec& spec, const std::filesystem::path
         if (test.result == verdict::skipped && test.message.empty()) test.message = "not run after the first failure";
     result.program_output = session.output_tail();
     decide(result);
-    if (result.bench) record(spec, *result.bench, options, context);
+    return result;
+}
+
+}  // namespace
+
+judgement judge_submission(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options,
+                           judge_context& context) {
+    judgement result = judge_decided(spec, source, options, context);
+    keep(spec, source, options, context, result);
     return result;
 }
 

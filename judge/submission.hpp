@@ -8,6 +8,7 @@
 #include "phase_timings.hpp"
 #include "problem_error.hpp"
 #include "problem_spec.hpp"
+#include "progress.hpp"
 
 #include <filesystem>
 #include <optional>
@@ -20,9 +21,10 @@ struct judge_context {
     std::filesystem::path home;
     compiler_settings compiler;
     runner_settings runner;
-    history* results = nullptr;             // where timed results and ceilings are kept; none: nothing kept
+    history* results = nullptr;               // where attempts, timed results and ceilings are kept; none: nothing kept
     std::optional<double> assumed_peak_gbps;  // host backends have no ceiling to measure (tests set one)
     phase_timings timings;
+    progress_hook progress;  // told what the judge is doing; none: nobody is
 };
 
 struct judge_options {
@@ -31,6 +33,7 @@ struct judge_options {
     bool with_baseline = true;
     timed_settings timing;
     std::string origin = "submit";  // recorded in the history
+    bool keep_attempt = false;      // a learner's run or submit: kept in the history's attempts
 };
 
 // The settings validate --run times with: enough calls to catch cached answers, a rough median.
@@ -53,7 +56,8 @@ std::filesystem::path build_reference(const problem_spec& spec, judge_context& c
 // All tests of the kinds given (in file order), or every test when `kinds` is empty.
 std::vector<int> select_tests(const problem_spec& spec, const std::vector<test_kind>& kinds);
 
-// Throws problem_error when the problem's own files fail (its reference crashes, say).
+// Throws problem_error when the problem's own files fail (its reference crashes, say). What the
+// history cannot keep is a warning: the judgement stands.
 judgement judge_submission(const problem_spec& spec, const std::filesystem::path& source,
                            const judge_options& options, judge_context& context);
 

@@ -1,0 +1,80 @@
+// What `run` and `submit` share: one path from the command line to the judge and back.
+#include "benchmarking.hpp"
+#include "commands.hpp"
+#include "exit_codes.hpp"
+
+#include <fmt/format.h>
+
+namespace gpujudge {
+
+namespace {
+
+void print_personal_best(const problem_spec& spec, history* results, nlohmann::json* json) {
+    const auto test = headline_test(spec);
+    if (!results || !test) return;
+    const auto best = results->best(spec.slug, *test);
+    if (!best) return;
+    if (json)
+        (*json)["personal_best"] = {{"source", best->source},
+                                    {"median_us", best->median_ms * 1e3},
+                                    {"gbps", best->gbps},
+                                    {"recorded_at", best->recorded_at}};
+    else
+        fmt::print("personal best on '{}': {:.1f} µs ({:.0f} GB/s), {} on {}\n", best->test, best->median_ms * 1e3,
+                   best->gbps, best->source, best->recorded_at);
+}
+
+void print_judgement(const cli_context& context, const problem_spec& spec, const judge_request& request,
+                     const judgement& result) {
+    if (request.json) {
+        nlohmann::json json = submission_json(spec, request.source, result);
+        if (result.bench) print_personal_best(spec, context.judge.results, &json);
+        fmt::print("{}\n", json.dump(2));
+    } else {
+        print_submission(stdout, spec, request.source, result, context.look);
+        if (result.bench) print_personal_best(spec, context.judge.results, nullptr);
+    }
+}
+
+// Judges with progress on a terminal; the line is erased (the progress gone) before it returns.
+judgement judge_with_progress(cli_context& context, const problem_spec& spec, const judge_request& request,
+                              const judge_options& options) {
+    std::optional<progress> shown;
+    if (progress::wanted(stderr, request.json)) shown.emplace(stderr);
+    context.judge.progress = shown ? shown->hook() : nullptr;
+    struct forget_hook {  // the hook points into `shown`, which goes with this scope
+        judge_context& judge;
+        ~forget_hook() { judge.progress = nullptr; }
+    } forget{context.judge};
+    return judge_submission(spec, request.source, options, context.judge);
+}
+
+}  // namespace
+
+void add_judge_arguments(CLI::App& command, judge_request& request) {
+    command.add_option("problem", request.problem, "Problem slug or folder")->required();
+    command.add_option("source", request.source, "Your .cu file")->required();
+    command.add_flag("--json", request.json, "Print one JSON object instead of the report");
+}
+
+int judge_and_report(cli_context& context, const judge_request& request,
+                     const std::function<judge_options(const problem_spec&)>& options_for) {
+    int exit = exit_accepted;
+    auto spec = load_problem_or_report(context, request.problem, exit);
+    if (!spec) return exit;
+    if (!std::filesystem::is_regular_file(request.source)) {
+        fmt::print(stderr, "gpujudge: {}: no such file\n", request.source);
+        return exit_usage;
+    }
+    judgement result;
+    try {
+        result = judge_with_progress(context, *spec, request, options_for(*spec));
+    } catch (const problem_error& error) {
+        fmt::print(stderr, "gpujudge: {}\n", error.what());
+        return exit_invalid_problem;
+    }
+    print_judgement(context, *spec, request, result);
+    return exit_code_for(result.overall);
+}
+
+}  // namespace gpujudge
