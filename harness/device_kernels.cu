@@ -58,7 +58,7 @@ __device__ int differing_byte(std::uint32_t a, std::uint32_t b) {
 __device__ int differing_byte(uint4 a, uint4 b) {
     const std::uint32_t x[4] = {a.x, a.y, a.z, a.w}, y[4] = {b.x, b.y, b.z, b.w};
     for (int k = 0; k < 4; ++k)
-        if (x[k] != y[k]) return 4 * k + differing_byte(x[k], y[k]);
+        if (x[k] != y[k]) return static_cast<int>(sizeof x[k]) * k + differing_byte(x[k], y[k]);
     return -1;
 }
 

@@ -22,7 +22,7 @@ void fill_range(const generator_params& params, element_type type, unsigned char
                 std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
         const std::uint32_t bits = stored_bits(generated_value(params, i), type);
-        std::memcpy(h_out + 4 * i, &bits, 4);
+        std::memcpy(h_out + element_size(type) * i, &bits, sizeof bits);
     }
 }
 

@@ -25,15 +25,16 @@ std::optional<std::size_t> first_different_byte(const void* a, const void* b, st
     return std::nullopt;
 }
 
-std::uint32_t word_at(const void* data, std::size_t i) {
+// The stored bits of element i (every element type is 32 bits wide, as stored_bits gives them).
+std::uint32_t word_at(const void* data, element_type type, std::size_t i) {
     std::uint32_t word;
-    std::memcpy(&word, static_cast<const unsigned char*>(data) + 4 * i, 4);
+    std::memcpy(&word, static_cast<const unsigned char*>(data) + element_size(type) * i, sizeof word);
     return word;
 }
 
 float as_float(std::uint32_t bits) {
     float value;
-    std::memcpy(&value, &bits, 4);
+    std::memcpy(&value, &bits, sizeof value);
     return value;
 }
 
@@ -41,7 +42,7 @@ std::size_t count_mismatching(const void* expected, const void* got, element_typ
                               tolerance tol) {
     std::size_t count = 0;
     for (std::size_t i = 0; i < num_items; ++i) {
-        const std::uint32_t e = word_at(expected, i), g = word_at(got, i);
+        const std::uint32_t e = word_at(expected, type, i), g = word_at(got, type, i);
         const bool ok =
             type == element_type::i32 ? int_matches(e, g) : float_matches(as_float(e), as_float(g), tol.atol, tol.rtol);
         count += !ok;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <random>
 
 namespace gpujudge {
@@ -78,91 +79,149 @@ private:
     std::size_t last_ = 0;
 };
 
+// One timed run: its buffer sets, the secret draws, the timer and where it stands (warming up or
+// sampling, calls held back or not).
+class timed_run {
+public:
+    timed_run(const problem_spec& spec, memory_space& space, const c_function& solve, const test_spec& test,
+              const std::vector<timed_data_set>& data_sets, const timed_settings& settings, std::uint64_t order_seed,
+              call_listener& announcer)
+        : spec_(spec),
+          space_(space),
+          solve_(solve),
+          test_(test),
+          data_sets_(data_sets),
+          settings_(settings),
+          slots_(make_slots(spec, space, test, settings)),
+          data_order_(order_seed, data_sets.size()),
+          slot_order_(order_seed ^ 0x9E3779B97F4A7C15ull, slots_.size()),
+          empty_(measure_empty_call(space, true)),
+          timer_(blocking_timer(space)),
+          listener_(*timer_, announcer) {}
+
+    timed_result run() {
+        for (int call = 0;; ++call) {
+            if (std::optional<call_outcome> failure = judged_call(call)) {
+                result_.outcome = std::move(*failure);
+                return std::move(result_);
+            }
+            // solve waited on the device while its work was held back: it synchronises. Its first call
+            // may, once (scratch allocation, constants); after that the run times it unblocked, all of it.
+            if (result_.blocking && timer_->blocking_timed_out() && call > 0) {
+                restart_unblocked();
+                continue;
+            }
+            const clock_reading reading = read_clocks(*timer_, empty_, result_.blocking);
+            if (warming_up_) {
+                warm_up(reading);
+                continue;
+            }
+            if (sampled_enough(reading)) break;
+        }
+        result_.host_overhead_ms = empty_.host_ms;
+        result_.host_clock = work_hid_from_events(result_.readings);
+        result_.stats = summarize(call_times(result_.readings, result_.host_clock));
+        return std::move(result_);
+    }
+
+private:
+    static std::vector<std::unique_ptr<buffer_set>> make_slots(const problem_spec& spec, memory_space& space,
+                                                               const test_spec& test, const timed_settings& settings) {
+        std::vector<std::unique_ptr<buffer_set>> slots;
+        for (int s = 0; s < settings.slots; ++s)
+            slots.push_back(std::make_unique<buffer_set>(spec, space, test.scalars));
+        return slots;
+    }
+
+    static std::unique_ptr<call_timer> blocking_timer(memory_space& space) {
+        auto timer = space.make_timer();
+        timer->set_blocking(true);
+        return timer;
+    }
+
+    static double seconds_since(std::chrono::steady_clock::time_point start) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+
+    // One call on a drawn data set in a drawn buffer set, from cold caches, its outputs checked.
+    std::optional<call_outcome> judged_call(int call) {
+        const std::size_t d = data_order_.next(), s = slot_order_.next();
+        const timed_data_set& data = data_sets_[d];
+        buffer_set& slot = *slots_[s];
+        slot.load_from(data.inputs.sources());
+        space_.flush_caches();
+        call_outcome outcome = call_solve(solve_, slot, test_.scalars, space_, listener_);
+        if (outcome.result == verdict::accepted)
+            outcome = check_call(spec_, space_, slot, test_.scalars, data.inputs.sources(), data.expected);
+        if (outcome.result == verdict::accepted) return std::nullopt;
+        outcome.message = fmt::format("timed run {} (data set {}, buffer set {}): {}", call + 1, d, s, outcome.message);
+        return outcome;
+    }
+
+    // Stops holding calls back for the rest of the run (launch latency and solve's host time are
+    // then timed) and starts it over: every sample of a run is timed the same way.
+    void restart_unblocked() {
+        result_.blocking = false;
+        timer_->set_blocking(false);
+        empty_ = measure_empty_call(space_, false);
+        result_.readings.clear();
+        warming_up_ = true;
+        warmup_calls_ = 0;
+        warmup_start_ = std::chrono::steady_clock::now();
+    }
+
+    void warm_up(const clock_reading& reading) {
+        if (warmup_calls_ == 0) warmup_readings_.clear();
+        warmup_readings_.push_back(reading);
+        warming_up_ = ++warmup_calls_ < settings_.warmup || seconds_since(warmup_start_) < settings_.warmup_s;
+        if (!warming_up_ && result_.blocking && !may_hold_back(warmup_readings_)) restart_unblocked();
+        sampling_start_ = std::chrono::steady_clock::now();
+    }
+
+    // Keeps the sample; true once the run has enough of them.
+    bool sampled_enough(const clock_reading& reading) {
+        result_.readings.push_back(reading);
+        const int n = static_cast<int>(result_.readings.size());
+        const bool full = n >= settings_.max_samples;
+        if (!full && n % 16 != 0) return false;  // the stop test sorts every sample
+        const double elapsed = seconds_since(sampling_start_);
+        // A slow solution stops at the budget with fewer samples than asked, but never under 16.
+        if (!full && n < settings_.min_samples && elapsed <= settings_.budget_s) return false;
+        if (!full && elapsed < std::min(settings_.min_time_s, settings_.budget_s)) return false;
+        if (result_.blocking && !may_hold_back(result_.readings)) {  // it changed its ways after warm-up
+            restart_unblocked();
+            return false;
+        }
+        const bool host_clock = work_hid_from_events(result_.readings);
+        return full || elapsed > settings_.budget_s ||
+               summarize(call_times(result_.readings, host_clock)).rse < settings_.target_rse;
+    }
+
+    const problem_spec& spec_;
+    memory_space& space_;
+    const c_function& solve_;
+    const test_spec& test_;
+    const std::vector<timed_data_set>& data_sets_;
+    const timed_settings& settings_;
+    std::vector<std::unique_ptr<buffer_set>> slots_;
+    unrepeated_draws data_order_, slot_order_;
+    empty_call empty_;
+    std::unique_ptr<call_timer> timer_;
+    timed_call_listener listener_;
+    timed_result result_;
+    bool warming_up_ = true;
+    int warmup_calls_ = 0;
+    std::vector<clock_reading> warmup_readings_;
+    std::chrono::steady_clock::time_point warmup_start_ = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point sampling_start_ = warmup_start_;
+};
+
 }  // namespace
 
 timed_result run_timed(const problem_spec& spec, memory_space& space, const c_function& solve, const test_spec& test,
                        const std::vector<timed_data_set>& data_sets, const timed_settings& settings,
                        std::uint64_t order_seed, call_listener& announcer) {
-    timed_result result;
-    std::vector<std::unique_ptr<buffer_set>> slots;
-    for (int s = 0; s < settings.slots; ++s)
-        slots.push_back(std::make_unique<buffer_set>(spec, space, test.scalars));
-    unrepeated_draws data_order(order_seed, data_sets.size());
-    unrepeated_draws slot_order(order_seed ^ 0x9E3779B97F4A7C15ull, slots.size());
-
-    empty_call empty = measure_empty_call(space, true);
-    auto timer = space.make_timer();
-    timer->set_blocking(true);
-    timed_call_listener listener(*timer, announcer);
-    auto warmup_start = std::chrono::steady_clock::now();
-    auto sampling_start = warmup_start;
-    bool warming_up = true;
-    int warmup_calls = 0;
-    std::vector<clock_reading> warmup_readings;
-    // Stops holding calls back for the rest of the run (launch latency and solve's host time are
-    // then timed) and starts it over: every sample of a run is timed the same way.
-    const auto restart_unblocked = [&] {
-        result.blocking = false;
-        timer->set_blocking(false);
-        empty = measure_empty_call(space, false);
-        result.readings.clear();
-        warming_up = true;
-        warmup_calls = 0;
-        warmup_start = std::chrono::steady_clock::now();
-    };
-    for (int call = 0;; ++call) {
-        const std::size_t d = data_order.next(), s = slot_order.next();
-        const timed_data_set& data = data_sets[d];
-        buffer_set& slot = *slots[s];
-        slot.load_from(data.inputs.sources());
-        space.flush_caches();
-        call_outcome outcome = call_solve(solve, slot, test.scalars, space, listener);
-        if (outcome.result == verdict::accepted)
-            outcome = check_call(spec, space, slot, test.scalars, data.inputs.sources(), data.expected);
-        if (outcome.result != verdict::accepted) {
-            outcome.message =
-                fmt::format("timed run {} (data set {}, buffer set {}): {}", call + 1, d, s, outcome.message);
-            result.outcome = std::move(outcome);
-            return result;
-        }
-        // solve waited on the device while its work was held back: it synchronises. Its first call
-        // may, once (scratch allocation, constants); after that the run times it unblocked, all of it.
-        if (result.blocking && timer->blocking_timed_out() && call > 0) {
-            restart_unblocked();
-            continue;
-        }
-        const clock_reading reading = read_clocks(*timer, empty, result.blocking);
-        if (warming_up) {
-            if (warmup_calls == 0) warmup_readings.clear();
-            warmup_readings.push_back(reading);
-            const double warm_s =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - warmup_start).count();
-            warming_up = ++warmup_calls < settings.warmup || warm_s < settings.warmup_s;
-            if (!warming_up && result.blocking && !may_hold_back(warmup_readings)) restart_unblocked();
-            sampling_start = std::chrono::steady_clock::now();
-            continue;
-        }
-        result.readings.push_back(reading);
-        const int n = static_cast<int>(result.readings.size());
-        const bool full = n >= settings.max_samples;
-        if (!full && n % 16 != 0) continue;  // the stop test sorts every sample
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - sampling_start).count();
-        // A slow solution stops at the budget with fewer samples than asked, but never under 16.
-        if (!full && n < settings.min_samples && elapsed <= settings.budget_s) continue;
-        if (!full && elapsed < std::min(settings.min_time_s, settings.budget_s)) continue;
-        if (result.blocking && !may_hold_back(result.readings)) {  // it changed its ways after warm-up
-            restart_unblocked();
-            continue;
-        }
-        const bool host_clock = work_hid_from_events(result.readings);
-        if (full || elapsed > settings.budget_s ||
-            summarize(call_times(result.readings, host_clock)).rse < settings.target_rse)
-            break;
-    }
-    result.host_overhead_ms = empty.host_ms;
-    result.host_clock = work_hid_from_events(result.readings);
-    result.stats = summarize(call_times(result.readings, result.host_clock));
-    return result;
+    return timed_run(spec, space, solve, test, data_sets, settings, order_seed, announcer).run();
 }
 
 }  // namespace gpujudge

@@ -76,8 +76,11 @@ bench_figures figures_of(const problem_spec& spec, const test_report& report, do
     f.host_median_us = t.host_median_ms * 1e3;
     f.host_clock = t.host_clock;
     f.blocking = t.blocking;
-    const double bytes = evaluate(spec.bytes_expression, spec.tests.at(static_cast<std::size_t>(report.index)).scalars);
+    const scalar_values& scalars = spec.tests.at(static_cast<std::size_t>(report.index)).scalars;
+    const double bytes = evaluate(spec.bytes_expression, scalars);
+    const double flops = evaluate(spec.flops_expression, scalars);
     if (f.median_us > 0) f.gbps = bytes / (f.median_us * 1e-6) / 1e9;
+    if (f.median_us > 0) f.gflops = flops / (f.median_us * 1e-6) / 1e9;
     if (peak_gbps > 0) f.percent_of_peak = 100.0 * f.gbps / peak_gbps;
     refuse_below_floor(f, bytes, peak_gbps);
     return f;
@@ -141,26 +144,26 @@ const bench_figures* first_failure(const bench_entry& entry) {
 std::string bench_markdown(const bench_report& report) {
     std::string text = fmt::format("### {} on {} (measured peak {:.0f} GB/s)\n\n", report.problem,
                                    report.device ? report.device->name : "?", report.peak_gbps);
-    text += "| solution | size | median µs | GB/s | % of peak | × baseline | samples | ±rse |\n";
-    text += "|---|---|---:|---:|---:|---:|---:|---:|\n";
+    text += "| solution | size | median µs | GB/s | GFLOP/s | % of peak | × baseline | samples | ±rse |\n";
+    text += "|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
     bool any_host_clock = false, any_unblocked = false, any_cached = false;
     for (const auto& entry : report.entries) {
         const std::string name = entry.source.filename().string() +
                                  (entry.baseline ? (entry.cached ? " (baseline, kept)" : " (baseline)") : "");
         any_cached |= entry.cached;
         if (!entry.compile.ok) {
-            text += fmt::format("| {} | | compile_error | | | | | |\n", name);
+            text += fmt::format("| {} | | compile_error | | | | | | |\n", name);
             continue;
         }
         for (const auto& f : entry.figures) {
             if (f.result != verdict::accepted) {
-                text += fmt::format("| {} | {} | {} | | | | | |\n", name, f.test, to_string(f.result));
+                text += fmt::format("| {} | {} | {} | | | | | | |\n", name, f.test, to_string(f.result));
                 continue;
             }
-            text += fmt::format("| {} | {} | {:.1f}{}{} | {:.0f} | {:.1f} | {} | {} | {:.2f}% |\n", name, f.test,
+            text += fmt::format("| {} | {} | {:.1f}{}{} | {:.0f} | {} | {:.1f} | {} | {} | {:.2f}% |\n", name, f.test,
                                 f.median_us, f.host_clock ? " (host clock)" : "", f.blocking ? "" : " (synchronises)",
-                                f.gbps, f.percent_of_peak, f.speedup > 0 ? fmt::format("{:.2f}", f.speedup) : "",
-                                f.samples, 100 * f.rse);
+                                f.gbps, f.gflops > 0 ? fmt::format("{:.1f}", f.gflops) : "", f.percent_of_peak,
+                                f.speedup > 0 ? fmt::format("{:.2f}", f.speedup) : "", f.samples, 100 * f.rse);
             any_host_clock |= f.host_clock;
             any_unblocked |= !f.blocking;
         }
@@ -194,6 +197,7 @@ void to_json(nlohmann::json& out, const bench_figures& f) {
            {"host_clock", f.host_clock},
            {"blocking", f.blocking},
            {"gbps", f.gbps},
+           {"gflops", f.gflops},
            {"percent_of_peak", f.percent_of_peak},
            {"speedup", f.speedup}};
 }
@@ -214,6 +218,7 @@ void from_json(const nlohmann::json& in, bench_figures& f) {
     in.at("host_clock").get_to(f.host_clock);
     in.at("blocking").get_to(f.blocking);
     in.at("gbps").get_to(f.gbps);
+    f.gflops = in.value("gflops", 0.0);  // baseline figures kept before the column existed have none
     in.at("percent_of_peak").get_to(f.percent_of_peak);
     in.at("speedup").get_to(f.speedup);
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Timing solutions on a problem's benchmark tests, with the derived figures: GB/s, % of the
+// Timing solutions on a problem's benchmark tests, with the derived figures: GB/s, GFLOP/s, % of the
 // device's measured ceiling, speedup against the problem's baseline, and the physical floor: a
 // time below what moving the problem's bytes at the ceiling takes is refused, never reported.
 #include "compiler.hpp"
@@ -33,6 +33,7 @@ struct bench_figures {
     bool host_clock = false;
     bool blocking = true;
     double gbps = 0;
+    double gflops = 0;  // from the problem's metrics.flops; 0 when it gives none
     double percent_of_peak = 0;
     double speedup = 0;  // baseline median / this median; 0 when there is no baseline
 };
@@ -78,7 +79,7 @@ void add_speedups(bench_report& report);
 // The first of an entry's timed tests that did not pass, if any.
 const bench_figures* first_failure(const bench_entry& entry);
 
-// The markdown table: solution × size with median µs, GB/s, % of peak and × baseline.
+// The markdown table: solution × size with median µs, GB/s, GFLOP/s, % of peak and × baseline.
 std::string bench_markdown(const bench_report& report);
 nlohmann::json bench_json(const bench_report& report);
 

@@ -63,10 +63,6 @@ solution_file read_solution_header(const fs::path& path) {
             if (!file.expected) file.header_error = fmt::format("unknown verdict '{}' after 'expect:'", *value);
         } else if (auto role = value_after("role:")) {
             file.baseline = *role == "baseline";
-        } else if (auto summary = value_after("Technique:")) {
-            file.summary = *summary;
-        } else if (auto mistake = value_after("Mistake:")) {
-            file.summary = *mistake;
         }
     }
     if (!file.expected && file.header_error.empty()) file.header_error = "no '// expect: <verdict>' line in its header";

@@ -25,7 +25,6 @@ struct solution_file {
     std::filesystem::path path;
     std::optional<verdict> expected;  // from "// expect: <verdict>"
     bool baseline = false;            // "// role: baseline"
-    std::string summary;              // the "Technique:" or "Mistake:" line
     std::string header_error;         // set when the header is missing or unreadable
 };
 

@@ -73,6 +73,12 @@ bench_report bench_problem(const problem_spec& spec, const std::vector<std::file
     return report;
 }
 
+std::vector<std::string> all_slugs(const std::filesystem::path& home) {
+    std::vector<std::string> slugs;
+    for (const auto& dir : list_problems(home)) slugs.push_back(dir.filename().string());
+    return slugs;
+}
+
 }  // namespace
 
 command_action define_bench(CLI::App& command) {
@@ -95,15 +101,12 @@ command_action define_bench(CLI::App& command) {
     command.add_option("--target-rse", opts->timing.target_rse, "Stop sampling at this relative standard error")
         ->capture_default_str();
     return [opts](cli_context& context) {
-        std::vector<std::string> problems;
-        if (opts->all) {
-            for (const auto& dir : list_problems(context.judge.home)) problems.push_back(dir.filename().string());
-        } else if (opts->problem.empty()) {
+        if (!opts->all && opts->problem.empty()) {
             fmt::print(stderr, "gpujudge: bench needs a problem, or --all\n");
             return static_cast<int>(exit_usage);
-        } else {
-            problems.push_back(opts->problem);
         }
+        const std::vector<std::string> problems =
+            opts->all ? all_slugs(context.judge.home) : std::vector<std::string>{opts->problem};
         nlohmann::json all = nlohmann::json::array();
         int exit = exit_accepted;
         for (const auto& name : problems) {

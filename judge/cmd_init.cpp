@@ -1,29 +1,12 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "starter.hpp"
 
 #include <fmt/format.h>
 
 #include <fstream>
 
 namespace gpujudge {
-
-namespace {
-
-std::string starter(const problem_spec& spec) {
-    std::string pointers;
-    for (const auto& param : spec.params)
-        if (param.is_pointer) pointers += (pointers.empty() ? "" : ", ") + param.name;
-    return fmt::format(
-        "// {}: run `gpujudge show {}` for the statement.\n"
-        "// {} are device pointers. Submit with: gpujudge submit {} <this file>\n"
-        "#include <cuda_runtime.h>\n\n"
-        "{} {{\n"
-        "    // Launch your kernels here. The judge synchronises the device after solve returns.\n"
-        "}}\n",
-        spec.title, spec.slug, pointers, spec.slug, spec.prototype());
-}
-
-}  // namespace
 
 command_action define_init(CLI::App& command) {
     struct options {
@@ -44,7 +27,7 @@ command_action define_init(CLI::App& command) {
             return static_cast<int>(exit_usage);
         }
         std::ofstream file(path);
-        if (!(file << starter(*spec))) {
+        if (!(file << starter_source(*spec))) {
             fmt::print(stderr, "gpujudge: {}: cannot write the file\n", path);
             return static_cast<int>(exit_usage);
         }

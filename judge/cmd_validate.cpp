@@ -89,6 +89,69 @@ void run_solutions(problem_check& check, judge_context& context, style look) {
     }
 }
 
+std::vector<problem_check> load_checks(const std::vector<std::string>& targets, const std::filesystem::path& home) {
+    std::vector<problem_check> checks(targets.size());
+    for (std::size_t p = 0; p < targets.size(); ++p) {
+        problem_check& check = checks[p];
+        check.name = targets[p];
+        try {
+            check.spec = load_problem(resolve_problem(home, targets[p]));
+        } catch (const std::exception& error) {
+            check.errors.push_back(error.what());
+        }
+    }
+    return checks;
+}
+
+// validate --run judges on the GPU: its architecture for nvcc, or the reason there is none.
+std::optional<std::string> choose_device(const std::vector<problem_check>& checks, judge_context& context) {
+    for (const auto& check : checks) {
+        if (!check.spec) continue;
+        runner_session probe(*check.spec, context.runner);
+        if (probe.no_device()) return *probe.no_device();
+        context.compiler.arch = probe.device()->arch;
+        break;
+    }
+    return std::nullopt;
+}
+
+// statement.md, the reference against the examples, and the solutions' headers.
+void check_files(problem_check& check, judge_context& context) {
+    if (!std::filesystem::exists(check.spec->dir / "statement.md"))
+        check.errors.push_back(fmt::format("{}: missing", (check.spec->dir / "statement.md").string()));
+    check_reference(check, context);
+    check.solutions = list_solutions(context.home, check.spec->slug);
+    check.builds.resize(check.solutions.size());
+    for (const auto& solution : check.solutions)
+        if (!solution.header_error.empty())
+            check.errors.push_back(fmt::format("{}: {}", solution.path.string(), solution.header_error));
+}
+
+// Every solution of every problem compiles in one parallel pass.
+void compile_solutions(std::vector<problem_check>& checks, judge_context& context, unsigned jobs) {
+    std::vector<std::pair<std::size_t, std::size_t>> builds;
+    for (std::size_t p = 0; p < checks.size(); ++p)
+        for (std::size_t s = 0; s < checks[p].solutions.size(); ++s) builds.emplace_back(p, s);
+    parallel_for(builds.size(), jobs, [&](std::size_t i) {
+        auto [p, s] = builds[i];
+        checks[p].builds[s] = compile_solution(*checks[p].spec, checks[p].solutions[s].path, context.compiler);
+    });
+}
+
+// One line for a problem that passed, its errors for one that did not; its exit code.
+int print_outcome(const problem_check& check) {
+    if (!check.errors.empty()) {
+        fmt::print("FAIL  {}\n", check.name);
+        for (const auto& error : check.errors) fmt::print("  {}\n", error);
+        return exit_invalid_problem;
+    }
+    std::size_t count[3] = {0, 0, 0};
+    for (const auto& test : check.spec->tests) ++count[static_cast<int>(test.kind)];
+    fmt::print("ok    {:<28} {} examples, {} functional, {} benchmarks; {} solutions\n", check.name, count[0], count[1],
+               count[2], check.solutions.size());
+    return exit_accepted;
+}
+
 }  // namespace
 
 command_action define_validate(CLI::App& command) {
@@ -105,49 +168,15 @@ command_action define_validate(CLI::App& command) {
         std::vector<std::string> targets = opts->targets;
         if (targets.empty())
             for (const auto& dir : list_problems(context.judge.home)) targets.push_back(dir.filename().string());
-        std::vector<problem_check> checks(targets.size());
-        for (std::size_t p = 0; p < targets.size(); ++p) {
-            problem_check& check = checks[p];
-            check.name = targets[p];
-            try {
-                check.spec = load_problem(resolve_problem(context.judge.home, targets[p]));
-            } catch (const std::exception& error) {
-                check.errors.push_back(error.what());
+        std::vector<problem_check> checks = load_checks(targets, context.judge.home);
+        if (opts->run)
+            if (const auto no_device = choose_device(checks, context.judge)) {
+                fmt::print("validate --run: skipped, no GPU: {}\n", *no_device);
+                return static_cast<int>(exit_no_device);
             }
-        }
-        if (opts->run) {
-            for (auto& check : checks) {
-                if (!check.spec) continue;
-                runner_session probe(*check.spec, context.judge.runner);
-                if (probe.no_device()) {
-                    fmt::print("validate --run: skipped, no GPU: {}\n", *probe.no_device());
-                    return static_cast<int>(exit_no_device);
-                }
-                context.judge.compiler.arch = probe.device()->arch;
-                break;
-            }
-        }
-        // Every solution of every problem compiles in one parallel pass.
-        std::vector<std::pair<std::size_t, std::size_t>> builds;
-        for (std::size_t p = 0; p < checks.size(); ++p) {
-            problem_check& check = checks[p];
-            if (!check.spec) continue;
-            if (!std::filesystem::exists(check.spec->dir / "statement.md"))
-                check.errors.push_back(fmt::format("{}: missing", (check.spec->dir / "statement.md").string()));
-            check_reference(check, context.judge);
-            check.solutions = list_solutions(context.judge.home, check.spec->slug);
-            check.builds.resize(check.solutions.size());
-            for (std::size_t s = 0; s < check.solutions.size(); ++s) {
-                if (!check.solutions[s].header_error.empty())
-                    check.errors.push_back(
-                        fmt::format("{}: {}", check.solutions[s].path.string(), check.solutions[s].header_error));
-                builds.emplace_back(p, s);
-            }
-        }
-        parallel_for(builds.size(), opts->jobs, [&](std::size_t i) {
-            auto [p, s] = builds[i];
-            checks[p].builds[s] = compile_solution(*checks[p].spec, checks[p].solutions[s].path, context.judge.compiler);
-        });
+        for (auto& check : checks)
+            if (check.spec) check_files(check, context.judge);
+        compile_solutions(checks, context.judge, opts->jobs);
         int exit = exit_accepted;
         for (auto& check : checks) {
             for (std::size_t s = 0; s < check.builds.size(); ++s) check_build(check, s);
@@ -159,16 +188,7 @@ command_action define_validate(CLI::App& command) {
                     check.errors.push_back(error.what());
                 }
             }
-            if (check.errors.empty()) {
-                std::size_t count[3] = {0, 0, 0};
-                for (const auto& test : check.spec->tests) ++count[static_cast<int>(test.kind)];
-                fmt::print("ok    {:<28} {} examples, {} functional, {} benchmarks; {} solutions\n", check.name,
-                           count[0], count[1], count[2], check.solutions.size());
-            } else {
-                exit = exit_invalid_problem;
-                fmt::print("FAIL  {}\n", check.name);
-                for (const auto& error : check.errors) fmt::print("  {}\n", error);
-            }
+            if (print_outcome(check) != exit_accepted) exit = exit_invalid_problem;
         }
         if (opts->run) fmt::print("timings: {}\n", context.judge.timings.summary());
         return exit;

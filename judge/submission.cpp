@@ -174,6 +174,38 @@ struct cancel_on_exit {
     ~cancel_on_exit() { references.cancel(); }
 };
 
+// The timed runs' secret data sets, chosen from the start, beside the compiler and the tests; none
+// when the submission is not timed.
+std::future<timed_plan> plan_in_background(const problem_spec& spec, const judge_options& options,
+                                           reference_outputs& references,
+                                           std::shared_future<std::vector<std::filesystem::path>> expected,
+                                           phase_timings& timings) {
+    if (!options.timed || !headline_test(spec)) return {};
+    return std::async(std::launch::async, [&spec, &options, &references, expected, &timings] {
+        expected.wait();  // one reference process at a time: the tests' own outputs first
+        return timings.measure("timed data", [&] {
+            std::mt19937_64 secret = fresh_secret();
+            return plan_timed_runs(spec, references, options.timing, secret);
+        });
+    });
+}
+
+// Loads the compiled library, measuring the device's ceiling on the way when none is known yet.
+// A library that does not load fails the first test.
+bool load_submission(runner_session& session, bool on_device, judge_context& context, std::optional<double>& peak,
+                     judgement& result) {
+    std::optional<double> measured;
+    if (auto failure = session.load(result.compile.library, "solve", on_device && !peak ? &measured : nullptr)) {
+        result.tests.front().result = verdict::runtime_error;
+        result.tests.front().message = *failure;
+        return false;
+    }
+    if (measured && context.results)
+        context.results->save_device_peak(result.device->uuid, result.device->name, *measured);
+    if (measured) peak = measured;
+    return true;
+}
+
 // judge_submission, up to the decision: what is kept of it is not its business.
 judgement judge_decided(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options,
                         judge_context& context) {
@@ -189,16 +221,7 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
     std::shared_future<std::vector<std::filesystem::path>> expected = std::async(std::launch::async, [&] {
         return timings.measure("references", [&] { return references.ensure(own_data_of(spec, options.tests)); });
     });
-    // The timed runs' secret data sets are chosen from the start, beside the compiler and the tests.
-    std::future<timed_plan> plan;
-    if (options.timed && headline_test(spec))
-        plan = std::async(std::launch::async, [&] {
-            expected.wait();  // one reference process at a time: the tests' own outputs first
-            return timings.measure("timed data", [&] {
-                std::mt19937_64 secret = fresh_secret();
-                return plan_timed_runs(spec, references, options.timing, secret);
-            });
-        });
+    std::future<timed_plan> plan = plan_in_background(spec, options, references, expected, timings);
     const cancel_on_exit drop_plan{references};  // before `plan` waits for its thread
     const bool on_device = context.runner.backend == runner_backend::device;
     if (on_device) {
@@ -217,13 +240,7 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
         return result;
     }
     std::optional<double> peak = known_peak(context, result.device);
-    std::optional<double> measured;
-    if (auto failure = session.load(result.compile.library, "solve", on_device && !peak ? &measured : nullptr)) {
-        result.tests.front().result = verdict::runtime_error;
-        result.tests.front().message = *failure;
-    } else {
-        if (measured && context.results) context.results->save_device_peak(result.device->uuid, result.device->name, *measured);
-        if (measured) peak = measured;
+    if (load_submission(session, on_device, context, peak, result)) {
         timings.measure("judged calls", [&] { run_tests(spec, options.tests, expected_files, session, result); });
         if (plan.valid() && first_failure(result.tests) == verdict::accepted) {
             const timed_plan chosen = timings.measure("waiting for timed data", [&] { return plan.get(); });

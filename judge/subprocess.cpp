@@ -27,10 +27,11 @@ std::mutex g_children_mutex;
 std::set<int> g_children;  // processes the judge started and still waits for
 std::set<int> g_abandoned;  // killed, not waited for: reaped by the next sweep that finds them gone
 
-void track(int pid, bool add) {
+// Children are added under the lock that spans their spawn (see child_process), so that
+// sweep_orphans never sees one before it is known.
+void untrack(int pid) {
     std::lock_guard<std::mutex> lock(g_children_mutex);
-    if (add) g_children.insert(pid);
-    else g_children.erase(pid);
+    g_children.erase(pid);
 }
 
 }  // namespace
@@ -93,7 +94,7 @@ child_exit child_process::wait(std::optional<std::chrono::steady_clock::time_poi
         if (deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     reaped_ = true;
-    track(pid_, false);
+    untrack(pid_);
     if (!exit_.timed_out) {
         exit_.signaled = WIFSIGNALED(status);
         exit_.signal = exit_.signaled ? WTERMSIG(status) : 0;

@@ -1,6 +1,8 @@
 // The bench table: figures per solution and size, and a legend for the ways a time was taken.
 #include "benchmarking.hpp"
 
+#include "problem_spec.hpp"
+
 #include <catch2/catch.hpp>
 
 using namespace gpujudge;
@@ -13,6 +15,7 @@ bench_report one_entry(bool host_clock, bool blocking) {
     f.result = verdict::accepted;
     f.median_us = 131.6;
     f.gbps = 3040;
+    f.gflops = 759.9;
     f.percent_of_peak = 99.0;
     f.samples = 900;
     f.host_clock = host_clock;
@@ -31,7 +34,7 @@ bench_report one_entry(bool host_clock, bool blocking) {
 TEST_CASE("the bench table marks and explains times not taken from held-back events", "[bench]") {
     SECTION("held back, on the events: no marks, no legend") {
         const std::string text = bench_markdown(one_entry(false, true));
-        CHECK(text.find("| x.cu | N = 100M | 131.6 | 3040 | 99.0 |") != std::string::npos);
+        CHECK(text.find("| x.cu | N = 100M | 131.6 | 3040 | 759.9 | 99.0 |") != std::string::npos);
         CHECK(text.find("(synchronises)") == std::string::npos);
         CHECK(text.find("(host clock)") == std::string::npos);
     }
@@ -46,5 +49,31 @@ TEST_CASE("the bench table marks and explains times not taken from held-back eve
         const auto& figure = json.at("entries").at(0).at("figures").at(0);
         CHECK(figure.at("host_clock") == true);
         CHECK(figure.at("blocking") == false);
+    }
+}
+
+TEST_CASE("GB/s and GFLOP/s come from the problem's metrics at the test's sizes", "[bench]") {
+    const problem_spec spec = load_problem(GPUJUDGE_SOURCE_DIR "/problems/reduction");  // bytes 4 * N + 4, flops N
+    test_report report;
+    for (std::size_t i = 0; i < spec.tests.size(); ++i)
+        if (spec.tests[i].name == "N = 50M") report.index = static_cast<int>(i);
+    REQUIRE(spec.tests.at(static_cast<std::size_t>(report.index)).name == "N = 50M");
+    report.name = "N = 50M";
+    report.result = verdict::accepted;
+    report.timing = timing_summary{};
+    report.timing->stats.median = 0.1;  // ms
+    const bench_figures f = figures_of(spec, report, 0);
+    CHECK(f.median_us == Approx(100));
+    CHECK(f.gbps == Approx(2000.00004));
+    CHECK(f.gflops == Approx(500));
+    const nlohmann::json json = f;
+    CHECK(json.at("gflops") == Approx(500));
+    SECTION("a problem without metrics.flops leaves the column blank") {
+        problem_spec no_flops = spec;
+        no_flops.flops_expression = "0";
+        bench_report table = one_entry(false, true);
+        table.entries.back().figures = {figures_of(no_flops, report, 0)};
+        CHECK(table.entries.back().figures.back().gflops == 0);
+        CHECK(bench_markdown(table).find("| x.cu | N = 50M | 100.0 | 2000 |  | 0.0 |") != std::string::npos);
     }
 }

@@ -36,6 +36,32 @@ TEST_CASE("show prints the exact signature", "[cli]") {
     CHECK(contains(result.output, "extern \"C\" void solve(const float* A, const float* B, float* result, int N)"));
 }
 
+TEST_CASE("show renders the prose once, then signature, constraints and examples from problem.yaml", "[cli][show]") {
+    const auto result = gpujudge_cli({"show", "batch_normalization"});
+    CHECK(result.exit.code == exit_accepted);
+    const std::string& text = result.output;
+    for (const char* heading : {"## Signature\n", "## Constraints\n", "## Examples\n", "## Accuracy\n"}) {
+        INFO(heading);
+        const auto first = text.find(heading);
+        CHECK(first != std::string::npos);
+        CHECK(text.find(heading, first + 1) == std::string::npos);
+    }
+    // The scalars keep the signature's order (N, C, eps), not the alphabet's.
+    CHECK(contains(text, "- 1 ≤ N ≤ 10000\n- 1 ≤ C ≤ 1024\n- 1e-8 ≤ eps ≤ 0.1\n"));
+    CHECK(contains(text,
+                   "example 1:\n  input = [[1, -1], [2, -1], [3, 5], [6, 1]]\n  gamma = [1, 2]\n"
+                   "  beta = [0, 0.5]\n  N = 4\n  C = 2\n  eps = 1e-05\n"));
+    // Every digit of problem.yaml's expected values: no rounding to six significant digits.
+    CHECK(contains(
+        text,
+        "  → output = [[-1.0690434, -1.13299179], [-0.534521699, -1.13299179], [0, 3.76598358], [1.60356522, 0.5]]\n"));
+    const auto signature = text.find(
+        "## Signature\n  extern \"C\" void solve(const float* input, const float* gamma, "
+        "const float* beta, float* output, int N, int C, float eps)\n");
+    CHECK(signature != std::string::npos);
+    CHECK(text.find("## Accuracy\n") < signature);  // the prose comes first
+}
+
 TEST_CASE("init writes a starter that compiles against the signature, and never overwrites", "[cli]") {
     const std::string path = GPUJUDGE_TEST_CACHE "/starter.cu";
     std::filesystem::remove(path);

@@ -1,0 +1,96 @@
+// Where problems and solutions are found, and what a solution's header declares.
+#include "catalog.hpp"
+#include "temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+using namespace gpujudge;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path write_file(const fs::path& path, const std::string& text) {
+    fs::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+}
+
+solution_file header_of(const std::string& text) {
+    temp_dir dir("catalog-test");
+    return read_solution_header(write_file(dir.path() / "solution.cu", text));
+}
+
+}  // namespace
+
+TEST_CASE("a solution's header declares its verdict and its role", "[catalog]") {
+    const solution_file base =
+        header_of("// expect: accepted\n// role: baseline\n// Technique: a tree.\n#include <x>\n");
+    CHECK(base.expected == verdict::accepted);
+    CHECK(base.baseline);
+    CHECK(base.header_error.empty());
+
+    const solution_file wrong = header_of("// expect: wrong_answer\n// Mistake: skips the last element.\n");
+    CHECK(wrong.expected == verdict::wrong_answer);
+    CHECK_FALSE(wrong.baseline);
+
+    SECTION("spaces, extra slashes and a CRLF line end around the value are ignored") {
+        const solution_file spaced = header_of("///   expect:   time_limit_exceeded  \r\n//  role:   baseline \r\n");
+        CHECK(spaced.expected == verdict::time_limit_exceeded);
+        CHECK(spaced.baseline);
+        CHECK(spaced.header_error.empty());
+    }
+    SECTION("a role other than baseline is not the baseline") {
+        CHECK_FALSE(header_of("// expect: accepted\n// role: reference\n").baseline);
+    }
+}
+
+TEST_CASE("a header that declares no verdict, or an unknown one, is an error that says so", "[catalog]") {
+    CHECK(header_of("// expect: great\n").header_error == "unknown verdict 'great' after 'expect:'");
+    CHECK(header_of("// A solution without a declaration.\n").header_error ==
+          "no '// expect: <verdict>' line in its header");
+    // The header is the leading block of comments: a declaration after code does not count.
+    const solution_file late = header_of("#include <cuda_runtime.h>\n// expect: accepted\n");
+    CHECK_FALSE(late.expected);
+    CHECK(late.header_error == "no '// expect: <verdict>' line in its header");
+    CHECK(header_of("").header_error == "no '// expect: <verdict>' line in its header");
+    CHECK(read_solution_header("/nonexistent/solution.cu").header_error == "cannot read the file");
+}
+
+TEST_CASE("list_solutions reads the .cu files of solutions/<slug>, sorted", "[catalog]") {
+    temp_dir home("catalog-test");
+    write_file(home.path() / "solutions/scan/b.cu", "// expect: wrong_answer\n");
+    write_file(home.path() / "solutions/scan/a.cu", "// expect: accepted\n// role: baseline\n");
+    write_file(home.path() / "solutions/scan/notes.md", "// expect: accepted\n");
+    write_file(home.path() / "solutions/other/c.cu", "// expect: accepted\n");
+    const std::vector<solution_file> files = list_solutions(home.path(), "scan");
+    REQUIRE(files.size() == 2);
+    CHECK(files[0].path == home.path() / "solutions/scan/a.cu");
+    CHECK(files[0].baseline);
+    CHECK(files[1].path == home.path() / "solutions/scan/b.cu");
+    CHECK(files[1].expected == verdict::wrong_answer);
+    CHECK(list_solutions(home.path(), "missing").empty());
+}
+
+TEST_CASE("problems are found by slug or by folder; an unknown one names the known slugs", "[catalog]") {
+    temp_dir home("catalog-test");
+    write_file(home.path() / "problems/scan/problem.yaml", "");
+    write_file(home.path() / "problems/add/problem.yaml", "");
+    fs::create_directories(home.path() / "problems/draft");  // no problem.yaml: not a problem
+    const std::vector<fs::path> problems = list_problems(home.path());
+    REQUIRE(problems.size() == 2);
+    CHECK(problems[0].filename() == "add");
+    CHECK(problems[1].filename() == "scan");
+
+    CHECK(resolve_problem(home.path(), "scan") == home.path() / "problems/scan");
+    const fs::path elsewhere = write_file(home.path() / "elsewhere/mine/problem.yaml", "").parent_path();
+    CHECK(resolve_problem(home.path(), elsewhere.string()) == elsewhere);
+    try {
+        resolve_problem(home.path(), "draft");
+        FAIL("resolve_problem accepted a folder without problem.yaml");
+    } catch (const std::invalid_argument& error) {
+        CHECK(std::string(error.what()) == "unknown problem 'draft' (known: add, scan)");
+    }
+    CHECK(list_problems(home.path() / "nonexistent").empty());
+}

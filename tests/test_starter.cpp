@@ -1,0 +1,107 @@
+// The starter `gpujudge init` writes: LeetGPU's shape, for every shipped problem, and it compiles
+// against the prototype the judge forces.
+#include "catalog.hpp"
+#include "compiler.hpp"
+#include "starter.hpp"
+#include "subprocess.hpp"
+#include "temp_dir.hpp"
+
+#include <fmt/format.h>
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+using namespace gpujudge;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+std::vector<problem_spec> shipped_problems() {
+    std::vector<problem_spec> specs;
+    for (const auto& dir : list_problems(GPUJUDGE_SOURCE_DIR)) specs.push_back(load_problem(dir));
+    return specs;
+}
+
+std::string kernel_parameters(const problem_spec& spec) {
+    std::string text;
+    for (const auto& param : spec.params)
+        text += fmt::format("{}{} {}", text.empty() ? "" : ", ", param.c_type(), param.name);
+    return text;
+}
+
+std::string argument_names(const problem_spec& spec) {
+    std::string text;
+    for (const auto& param : spec.params) text += (text.empty() ? "" : ", ") + param.name;
+    return text;
+}
+
+}  // namespace
+
+TEST_CASE("the starter has a kernel stub, its launch from solve and the conventions", "[init]") {
+    const problem_spec spec = load_problem(GPUJUDGE_SOURCE_DIR "/problems/reduction");
+    CHECK(starter_source(spec) ==
+          "// Reduction: `gpujudge show reduction` prints the statement; `gpujudge submit reduction <this file>` "
+          "judges it.\n"
+          "//\n"
+          "// - input, output are device pointers: the data is already on the GPU; read and write it from kernels.\n"
+          "// - The outputs (output) arrive poisoned (filled with a garbage pattern): write every element.\n"
+          "// - No need to synchronise at the end of solve: the judge does when solve returns.\n"
+          "#include <cuda_runtime.h>\n"
+          "\n"
+          "__global__ void reduction_kernel(const float* input, float* output, int N) {\n"
+          "    // TODO: compute the outputs; one thread per element of the grid below is a start.\n"
+          "}\n"
+          "\n"
+          "extern \"C\" void solve(const float* input, float* output, int N) {\n"
+          "    const int threadsPerBlock = 256;\n"
+          "    const int blocksPerGrid = (N + threadsPerBlock - 1) / threadsPerBlock;\n"
+          "    reduction_kernel<<<blocksPerGrid, threadsPerBlock>>>(input, output, N);\n"
+          "}\n");
+}
+
+TEST_CASE("every problem's starter takes its parameters and sizes its grid by its first size scalar", "[init]") {
+    for (const problem_spec& spec : shipped_problems()) {
+        INFO(spec.slug);
+        const std::string text = starter_source(spec);
+        const std::string kernel = spec.slug + "_kernel";
+        // An empty kernel never writes the poisoned outputs: the starter fails the first example.
+        CHECK(contains(text, fmt::format("__global__ void {}({}) {{\n    // TODO", kernel, kernel_parameters(spec))));
+        CHECK(contains(text, "TODO: compute the outputs; one thread per element of the grid below is a start.\n}\n"));
+        CHECK(contains(text, spec.prototype() + " {\n"));
+        CHECK(contains(text,
+                       fmt::format("    {}<<<blocksPerGrid, threadsPerBlock>>>({});\n", kernel, argument_names(spec))));
+        const std::optional<std::string> size = launch_size_scalar(spec);
+        REQUIRE(size);
+        CHECK(contains(text, fmt::format("blocksPerGrid = ({} + threadsPerBlock - 1) / threadsPerBlock;", *size)));
+    }
+    const auto size_of = [](const char* slug) {
+        return launch_size_scalar(load_problem(std::string(GPUJUDGE_SOURCE_DIR "/problems/") + slug)).value_or("");
+    };
+    CHECK(size_of("monte_carlo_integration") == "n_samples");  // after the float scalars a and b
+    CHECK(size_of("matrix_row_sum") == "rows");
+    CHECK(size_of("subarray_sum_2d") == "N");
+}
+
+// One nvcc run over every starter, each behind the header compile_solution forces (its solve
+// renamed so that all of them fit in one translation unit): seconds, not a minute of nvcc calls.
+TEST_CASE("every problem's starter compiles against the forced prototype", "[init]") {
+    temp_dir work("starter-test");
+    std::string unit;
+    for (const problem_spec& spec : shipped_problems()) {
+        const std::string solve = "solve_" + spec.slug;
+        unit += fmt::format("{}#define solve {}\n{}#undef solve\n", forced_header(spec, solve), solve,
+                            starter_source(spec));
+    }
+    std::ofstream(work.path() / "starters.cu") << unit;
+    const compiler_settings settings;
+    const command_result result =
+        run_command({settings.nvcc, "-c", "-arch=" + settings.arch, "-o", (work.path() / "starters.o").string(),
+                     (work.path() / "starters.cu").string()},
+                    std::chrono::seconds(300));
+    INFO(result.output);
+    CHECK(result.exit.code == 0);
+    CHECK_FALSE(result.exit.signaled);
+}
