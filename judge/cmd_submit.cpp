@@ -43,41 +43,34 @@ command_action define_submit(CLI::App& command) {
     auto opts = std::make_shared<options>();
     command.add_option("problem", opts->problem, "Problem slug or folder")->required();
     command.add_option("source", opts->source, "Your .cu file")->required();
-    command.add_option("--tests", opts->kinds, "Only these kinds of tests: examples, functional, benchmarks")
+    // One value per --tests (comma-separated kinds), so that a file name after it stays the source.
+    command
+        .add_option("--tests", opts->kinds,
+                    "Only these kinds of tests, comma-separated: examples, functional, benchmarks")
         ->delimiter(',')
+        ->allow_extra_args(false)
         ->check(CLI::IsMember({"examples", "functional", "benchmarks"}));
     command.add_flag("--json", opts->json, "Print one JSON object instead of the report");
     command.add_flag("--no-bench", opts->no_bench, "Skip the timed runs after the tests pass");
     return [opts](cli_context& context) {
-        int exit = exit_accepted;
-        auto spec = load_problem_or_report(context, opts->problem, exit);
-        if (!spec) return exit;
-        if (!std::filesystem::is_regular_file(opts->source)) {
-            fmt::print(stderr, "gpujudge: {}: no such file\n", opts->source);
-            return static_cast<int>(exit_usage);
-        }
+        const problem_spec spec = load_named_problem(context, opts->problem);
+        require_source_file(opts->source);
         judge_options judging;
-        judging.tests = select_tests(*spec, parse_kinds(opts->kinds));
+        judging.tests = select_tests(spec, parse_kinds(opts->kinds));
         judging.timed = !opts->no_bench;
         // A learner waits for this: half of bench's sampling floor and a third of its budget, the
         // same error target.
         judging.timing.warmup_s = 0.2;
         judging.timing.min_time_s = 0.5;
         judging.timing.budget_s = 1.0;
-        judgement result;
-        try {
-            result = judge_submission(*spec, opts->source, judging, context.judge);
-        } catch (const problem_error& error) {
-            fmt::print(stderr, "gpujudge: {}\n", error.what());
-            return static_cast<int>(exit_invalid_problem);
-        }
+        const judgement result = judge_submission(spec, opts->source, judging, context.judge);
         if (opts->json) {
-            nlohmann::json json = submission_json(*spec, opts->source, result);
-            if (result.bench) print_personal_best(*spec, context.judge.results, &json);
+            nlohmann::json json = submission_json(spec, opts->source, result);
+            if (result.bench) print_personal_best(spec, context.judge.results, &json);
             fmt::print("{}\n", json.dump(2));
         } else {
-            print_submission(stdout, *spec, opts->source, result, context.look);
-            if (result.bench) print_personal_best(*spec, context.judge.results, nullptr);
+            print_submission(stdout, spec, opts->source, result, context.look);
+            if (result.bench) print_personal_best(spec, context.judge.results, nullptr);
         }
         return exit_code_for(result.overall);
     };
