@@ -1,5 +1,7 @@
 #include "catalog.hpp"
 
+#include "user_errors.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -22,7 +24,11 @@ fs::path find_home() {
 
 std::vector<fs::path> list_problems(const fs::path& home) {
     std::vector<fs::path> dirs;
-    if (!fs::is_directory(home / "problems")) return dirs;
+    std::error_code error;
+    // A wrong --home would otherwise look like an empty catalog: nothing listed, all "validated".
+    if (!fs::is_directory(home / "problems", error))
+        throw usage_error(
+            fmt::format("{}: no problems/ folder here (the home is set by --home or GPUJUDGE_HOME)", home.string()));
     for (const auto& entry : fs::directory_iterator(home / "problems"))
         if (entry.is_directory() && fs::exists(entry.path() / "problem.yaml")) dirs.push_back(entry.path());
     std::sort(dirs.begin(), dirs.end());
@@ -30,13 +36,14 @@ std::vector<fs::path> list_problems(const fs::path& home) {
 }
 
 fs::path resolve_problem(const fs::path& home, const std::string& name) {
-    if (fs::exists(fs::path(name) / "problem.yaml")) return fs::path(name);
+    std::error_code error;  // a name too long for a path is simply no problem's name
+    if (fs::exists(fs::path(name) / "problem.yaml", error)) return fs::path(name);
     const fs::path dir = home / "problems" / name;
-    if (fs::exists(dir / "problem.yaml")) return dir;
+    if (fs::exists(dir / "problem.yaml", error)) return dir;
     std::string known;
     for (const auto& problem : list_problems(home))
         known += fmt::format("{}{}", known.empty() ? "" : ", ", problem.filename().string());
-    throw std::invalid_argument(fmt::format("unknown problem '{}' (known: {})", name, known));
+    throw usage_error(fmt::format("unknown problem '{}' (known: {})", name, known));
 }
 
 solution_file read_solution_header(const fs::path& path) {
@@ -50,7 +57,8 @@ solution_file read_solution_header(const fs::path& path) {
     std::string line;
     // The header is the leading block of // comments.
     while (std::getline(in, line) && line.rfind("//", 0) == 0) {
-        const std::string text = line.substr(line.find_first_not_of("/ "));
+        const std::size_t start = line.find_first_not_of("/ ");
+        const std::string text = start == std::string::npos ? "" : line.substr(start);  // a bare "//" is blank
         auto value_after = [&](const char* key) -> std::optional<std::string> {
             if (text.rfind(key, 0) != 0) return std::nullopt;
             std::string value = text.substr(std::string(key).size());

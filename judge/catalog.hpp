@@ -14,11 +14,12 @@ namespace gpujudge {
 // working directory that has problems/, else the source tree gpujudge was built from.
 std::filesystem::path find_home();
 
-// A slug under <home>/problems, or a path to a problem folder. Throws std::invalid_argument naming
-// the known slugs when there is none.
+// A slug under <home>/problems, or a path to a problem folder. Throws usage_error naming the known
+// slugs when there is none.
 std::filesystem::path resolve_problem(const std::filesystem::path& home, const std::string& name);
 
-// Every problem folder under <home>/problems, sorted by slug.
+// Every problem folder under <home>/problems, sorted by slug; usage_error when <home>/problems is
+// not a folder.
 std::vector<std::filesystem::path> list_problems(const std::filesystem::path& home);
 
 struct solution_file {

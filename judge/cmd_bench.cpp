@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "timed_data.hpp"
+#include "user_errors.hpp"
 
 #include <fmt/format.h>
 
@@ -90,8 +91,7 @@ command_action define_bench(CLI::App& command) {
     };
     auto opts = std::make_shared<options>();
     command.add_option("problem", opts->problem, "Problem slug or folder");
-    command.add_option("files", opts->files, "Solutions to time (default: every accepted one in solutions/<slug>/)")
-        ->check(CLI::ExistingFile);
+    command.add_option("files", opts->files, "Solutions to time (default: every accepted one in solutions/<slug>/)");
     command.add_flag("--all", opts->all, "Every problem, with its shipped solutions");
     command.add_flag("--json", opts->json, "Print JSON instead of markdown");
     command.add_option("--min-time", opts->timing.min_time_s, "Least seconds of sampling per solution and size")
@@ -101,31 +101,22 @@ command_action define_bench(CLI::App& command) {
     command.add_option("--target-rse", opts->timing.target_rse, "Stop sampling at this relative standard error")
         ->capture_default_str();
     return [opts](cli_context& context) {
-        if (!opts->all && opts->problem.empty()) {
-            fmt::print(stderr, "gpujudge: bench needs a problem, or --all\n");
-            return static_cast<int>(exit_usage);
-        }
+        if (!opts->all && opts->problem.empty()) throw usage_error("bench needs a problem, or --all");
         const std::vector<std::string> problems =
             opts->all ? all_slugs(context.judge.home) : std::vector<std::string>{opts->problem};
+        for (const auto& file : opts->files) require_source_file(file);
         nlohmann::json all = nlohmann::json::array();
         int exit = exit_accepted;
         for (const auto& name : problems) {
-            int load_exit = exit_accepted;
-            auto spec = load_problem_or_report(context, name, load_exit);
-            if (!spec) return load_exit;
-            try {
-                const bench_report report = bench_problem(
-                    *spec, sources_for(context, *spec, opts->all ? std::vector<std::string>{} : opts->files),
-                    opts->timing, context.judge);
-                if (opts->json) all.push_back(bench_json(report));
-                else if (report.no_device) fmt::print("bench: no GPU: {}\n", *report.no_device);
-                else fmt::print("{}\n", bench_markdown(report));
-                if (exit == exit_accepted) exit = exit_for(report);
-                if (report.no_device) break;
-            } catch (const problem_error& error) {
-                fmt::print(stderr, "gpujudge: {}\n", error.what());
-                return static_cast<int>(exit_invalid_problem);
-            }
+            const problem_spec spec = load_named_problem(context, name);
+            const bench_report report =
+                bench_problem(spec, sources_for(context, spec, opts->all ? std::vector<std::string>{} : opts->files),
+                              opts->timing, context.judge);
+            if (opts->json) all.push_back(bench_json(report));
+            else if (report.no_device) fmt::print("bench: no GPU: {}\n", *report.no_device);
+            else fmt::print("{}\n", bench_markdown(report));
+            if (exit == exit_accepted) exit = exit_for(report);
+            if (report.no_device) break;
         }
         if (opts->json) fmt::print("{}\n", (opts->all ? all : all.at(0)).dump(2));
         return exit;

@@ -1,6 +1,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "starter.hpp"
+#include "user_errors.hpp"
 
 #include <fmt/format.h>
 
@@ -18,21 +19,15 @@ command_action define_init(CLI::App& command) {
     command.add_option("path", opts->path, "Where to write the starter (default: <slug>.cu)");
     command.add_flag("--force", opts->force, "Overwrite an existing file");
     return [opts](cli_context& context) {
-        int exit = exit_accepted;
-        auto spec = load_problem_or_report(context, opts->problem, exit);
-        if (!spec) return exit;
-        const std::string path = opts->path.empty() ? spec->slug + ".cu" : opts->path;
-        if (std::filesystem::exists(path) && !opts->force) {
-            fmt::print(stderr, "gpujudge: {} already exists (use --force to overwrite it)\n", path);
-            return static_cast<int>(exit_usage);
-        }
+        const problem_spec spec = load_named_problem(context, opts->problem);
+        const std::string path = opts->path.empty() ? spec.slug + ".cu" : opts->path;
+        std::error_code error;  // a path that cannot be checked cannot be written either: reported below
+        if (std::filesystem::exists(path, error) && !opts->force)
+            throw usage_error(fmt::format("{} already exists (use --force to overwrite it)", path));
         std::ofstream file(path);
-        if (!(file << starter_source(*spec))) {
-            fmt::print(stderr, "gpujudge: {}: cannot write the file\n", path);
-            return static_cast<int>(exit_usage);
-        }
+        if (!(file << starter_source(spec))) throw usage_error(fmt::format("{}: cannot write the file", path));
         fmt::print("wrote {}\n", path);
-        return exit;
+        return static_cast<int>(exit_accepted);
     };
 }
 

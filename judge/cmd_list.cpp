@@ -10,8 +10,9 @@ namespace gpujudge {
 command_action define_list(CLI::App&) {
     return [](cli_context& context) {
         int exit = exit_accepted;
+        const auto dirs = list_problems(context.judge.home);  // a wrong --home fails before the header
         fmt::print("{:<28} {:<8} {:<32} {}\n", "slug", "level", "title", "personal best");
-        for (const auto& dir : list_problems(context.judge.home)) {
+        for (const auto& dir : dirs) {
             try {
                 const problem_spec spec = load_problem(dir);
                 const auto test = headline_test(spec);

@@ -91,9 +91,8 @@ command_action define_show(CLI::App& command) {
     auto problem = std::make_shared<std::string>();
     command.add_option("problem", *problem, "Problem slug or folder")->required();
     return [problem](cli_context& context) {
-        int exit = exit_accepted;
-        if (auto spec = load_problem_or_report(context, *problem, exit)) print_problem(*spec);
-        return exit;
+        print_problem(load_named_problem(context, *problem));
+        return static_cast<int>(exit_accepted);
     };
 }
 

@@ -27,8 +27,12 @@ command_action define_submit(CLI::App& command) {
     };
     auto opts = std::make_shared<options>();
     add_judge_arguments(command, opts->request);
-    command.add_option("--tests", opts->kinds, "Only these kinds of tests: examples, functional, benchmarks")
+    // One value per --tests (comma-separated kinds), so that a file name after it stays the source.
+    command
+        .add_option("--tests", opts->kinds,
+                    "Only these kinds of tests, comma-separated: examples, functional, benchmarks")
         ->delimiter(',')
+        ->allow_extra_args(false)
         ->check(CLI::IsMember({"examples", "functional", "benchmarks"}));
     command.add_flag("--no-bench", opts->no_bench, "Skip the timed runs after the tests pass");
     return [opts](cli_context& context) {

@@ -3,10 +3,12 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "test_data.hpp"
+#include "user_errors.hpp"
 
 #include <fmt/format.h>
 
 #include <atomic>
+#include <mutex>
 #include <thread>
 
 namespace gpujudge {
@@ -21,15 +23,25 @@ struct problem_check {
     std::vector<std::string> errors;
 };
 
-// Runs `work(i)` for i in [0, count) on `jobs` threads.
+// Runs `work(i)` for i in [0, count) on `jobs` threads; the first exception (nvcc missing) stops the
+// work and is rethrown here, where main can report it, instead of ending the program in a thread.
 void parallel_for(std::size_t count, unsigned jobs, const std::function<void(std::size_t)>& work) {
     std::atomic<std::size_t> next{0};
+    std::exception_ptr first_error;
+    std::mutex error_mutex;
     std::vector<std::thread> threads;
     for (unsigned t = 0; t < std::max(1u, jobs); ++t)
         threads.emplace_back([&] {
-            for (std::size_t i; (i = next++) < count;) work(i);
+            try {
+                for (std::size_t i; (i = next++) < count;) work(i);
+            } catch (...) {
+                next = count;
+                std::lock_guard<std::mutex> lock(error_mutex);
+                if (!first_error) first_error = std::current_exception();
+            }
         });
     for (auto& thread : threads) thread.join();
+    if (first_error) std::rethrow_exception(first_error);
 }
 
 // The reference, in a process of its own, against every example's literal outputs.
@@ -48,6 +60,8 @@ void check_reference(problem_check& check, judge_context& context) {
                 check.errors.push_back(fmt::format("{}:{}: the reference disagrees with example '{}': {}",
                                                    spec.yaml_path, test.line, test.name, failure.describe()));
         }
+    } catch (const environment_error&) {
+        throw;  // the machine's fault, not the problem's
     } catch (const std::exception& error) {
         check.errors.push_back(error.what());
     }
@@ -94,8 +108,10 @@ std::vector<problem_check> load_checks(const std::vector<std::string>& targets, 
     for (std::size_t p = 0; p < targets.size(); ++p) {
         problem_check& check = checks[p];
         check.name = targets[p];
+        // An unknown name is a usage error here as in every command, not a failed problem.
+        const std::filesystem::path dir = resolve_problem(home, targets[p]);
         try {
-            check.spec = load_problem(resolve_problem(home, targets[p]));
+            check.spec = load_problem(dir);
         } catch (const std::exception& error) {
             check.errors.push_back(error.what());
         }

@@ -1,23 +1,34 @@
 #include "commands.hpp"
 
 #include "catalog.hpp"
-#include "exit_codes.hpp"
+#include "user_errors.hpp"
 
 #include <fmt/format.h>
 
 namespace gpujudge {
 
+problem_spec load_named_problem(const cli_context& context, const std::string& name) {
+    return load_problem(resolve_problem(context.judge.home, name));
+}
+
 std::optional<problem_spec> load_problem_or_report(const cli_context& context, const std::string& name, int& exit) {
     try {
-        return load_problem(resolve_problem(context.judge.home, name));
-    } catch (const spec_error& error) {
-        fmt::print(stderr, "{}\n", error.what());
-        exit = exit_invalid_problem;
-    } catch (const std::invalid_argument& error) {
-        fmt::print(stderr, "gpujudge: {}\n", error.what());
-        exit = exit_usage;
+        return load_named_problem(context, name);
+    } catch (const std::exception&) {
+        exit = report_current_exception();
     }
     return std::nullopt;
+}
+
+void require_source_file(const std::string& path) {
+    std::error_code error;
+    const auto status = std::filesystem::status(path, error);
+    // ENOENT reads as "not found" without an error code; ENAMETOOLONG and EACCES come with one.
+    if (error && error != std::errc::no_such_file_or_directory)
+        throw usage_error(fmt::format("{}: {}", path, error.message()));
+    if (status.type() == std::filesystem::file_type::directory)
+        throw usage_error(fmt::format("{}: is a directory, not a source file", path));
+    if (status.type() != std::filesystem::file_type::regular) throw usage_error(fmt::format("{}: no such file", path));
 }
 
 }  // namespace gpujudge

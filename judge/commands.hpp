@@ -48,7 +48,15 @@ void add_judge_arguments(CLI::App& command, judge_request& request);
 int judge_and_report(cli_context& context, const judge_request& request,
                      const std::function<judge_options(const problem_spec&)>& options_for);
 
-// Loads a problem named by slug or folder; prints the reason and returns nullopt when it cannot.
+// Loads a problem named by slug or folder; throws usage_error for an unknown one, spec_error for a
+// refused problem.yaml. Errors reach main, which maps them to exit codes (user_errors.hpp).
+problem_spec load_named_problem(const cli_context& context, const std::string& name);
+
+// As load_named_problem, but prints the reason and returns nullopt, with `exit` set, when it cannot.
 std::optional<problem_spec> load_problem_or_report(const cli_context& context, const std::string& name, int& exit);
+
+// Throws usage_error unless `path` names a file that can be read as a source: "no such file", "is a
+// directory", "file name too long".
+void require_source_file(const std::string& path);
 
 }  // namespace gpujudge

@@ -3,6 +3,7 @@
 #include "content_hash.hpp"
 #include "subprocess.hpp"
 #include "temp_dir.hpp"
+#include "user_errors.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -36,9 +37,15 @@ std::string tool_version(const std::string& tool) {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = versions.find(tool);
     if (it != versions.end()) return it->second;
-    const command_result result = run_command({tool, "--version"}, std::chrono::seconds(60));
+    command_result result;
+    try {
+        result = run_command({tool, "--version"}, std::chrono::seconds(60));
+    } catch (const std::runtime_error&) {  // it could not be started: not on PATH
+        throw environment_error(missing_tool_message(tool));
+    }
     if (result.exit.code != 0 || result.exit.signaled)
-        throw std::runtime_error(fmt::format("cannot run '{} --version': is it installed?", tool));
+        throw environment_error(
+            fmt::format("'{} --version' failed ({}): is it installed properly?", tool, result.exit.describe()));
     return versions[tool] = result.output;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// gpujudge's exit codes: fixed, documented in README.md ("Exit codes"), asserted in tests.
+// gpujudge's exit codes: fixed, documented in README.md ("Verdicts and exit codes"), asserted in tests.
+// Errors become exit codes in one place: report_current_exception() (user_errors.hpp).
 #include "verdict.hpp"
 
 namespace gpujudge {
@@ -12,10 +13,11 @@ enum exit_code : int {
     exit_time_limit_exceeded = 4,
     exit_memory_violation = 5,
     exit_no_device = 6,
-    exit_impossible_time = 7,  // a timed run faster than the memory system allows
+    exit_impossible_time = 7,   // a timed run faster than the memory system allows
     exit_invalid_problem = 10,  // problem data refused: bad problem.yaml, reference or solutions
-    exit_usage = 11,            // bad arguments, unknown problem, missing file
+    exit_usage = 11,            // bad arguments, unknown problem or command, missing file, --home without problems/
     exit_internal = 12,         // a bug in gpujudge itself
+    exit_environment = 13,      // a tool gpujudge needs is missing: nvcc (the CUDA Toolkit), a host C++ compiler
 };
 
 inline int exit_code_for(verdict v) {

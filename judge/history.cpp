@@ -101,13 +101,26 @@ std::filesystem::path default_history_path() {
 }
 
 history::history(const std::filesystem::path& path) {
-    std::filesystem::create_directories(path.parent_path());
-    if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
-        const std::string reason = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    try {
+        open(path);
+    } catch (const std::exception& error) {
         sqlite3_close(db_);
-        throw std::runtime_error(fmt::format("{}: cannot open the history database: {}", path.string(), reason));
+        db_ = nullptr;
+        throw std::runtime_error(fmt::format("{}: {}", path.string(), error.what()));
     }
+}
+
+void history::open(const std::filesystem::path& path) {
+    std::filesystem::create_directories(path.parent_path());
+    if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK)
+        throw std::runtime_error(db_ ? sqlite3_errmsg(db_) : "out of memory");
+    // SQLite opens a file it may not write read-only, silently; judging would fail only when it
+    // records a result.
+    if (sqlite3_db_readonly(db_, "main") == 1) throw std::runtime_error("the database is read-only");
     sqlite3_busy_timeout(db_, 5000);  // course staff run many judges at once
+    // A damaged file can open and fail only at its first query, in the middle of a command: check
+    // it whole now (it is small).
+    if (const std::string check = first_value("PRAGMA quick_check"); check != "ok") throw std::runtime_error(check);
     execute(
         "CREATE TABLE IF NOT EXISTS results ("
         " id INTEGER PRIMARY KEY, recorded_at TEXT DEFAULT (datetime('now')), problem TEXT, source TEXT,"
@@ -129,13 +142,24 @@ history::history(const std::filesystem::path& path) {
 
 history::~history() { sqlite3_close(db_); }
 
-void history::execute(const char* sql) {
+void history::execute(const char* sql, std::string* first_value) {
     char* error = nullptr;
-    if (sqlite3_exec(db_, sql, nullptr, nullptr, &error) != SQLITE_OK) {
-        const std::string reason = error ? error : "unknown error";
+    const auto keep_first = [](void* out, int, char** values, char**) {
+        auto* first = static_cast<std::string*>(out);
+        if (first && first->empty() && values[0]) *first = values[0];
+        return 0;
+    };
+    if (sqlite3_exec(db_, sql, keep_first, first_value, &error) != SQLITE_OK) {
+        const std::string reason = error ? error : sqlite3_errmsg(db_);
         sqlite3_free(error);
-        throw std::runtime_error("history: " + reason);
+        throw std::runtime_error(reason);  // the constructor, its only caller, names the file
     }
+}
+
+std::string history::first_value(const char* sql) {
+    std::string value;
+    execute(sql, &value);
+    return value;
 }
 
 void history::record(const timed_record& r) {

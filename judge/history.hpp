@@ -61,6 +61,7 @@ std::filesystem::path default_history_path();
 
 class history {
 public:
+    // Throws, naming `path`, when the database cannot be created, read or written.
     explicit history(const std::filesystem::path& path);
     ~history();
     history(const history&) = delete;
@@ -84,7 +85,9 @@ public:
 
 private:
     sqlite3* db_ = nullptr;
-    void execute(const char* sql);
+    void open(const std::filesystem::path& path);
+    void execute(const char* sql, std::string* first_value = nullptr);
+    std::string first_value(const char* sql);
 };
 
 }  // namespace gpujudge

@@ -59,21 +59,10 @@ void add_judge_arguments(CLI::App& command, judge_request& request) {
 
 int judge_and_report(cli_context& context, const judge_request& request,
                      const std::function<judge_options(const problem_spec&)>& options_for) {
-    int exit = exit_accepted;
-    auto spec = load_problem_or_report(context, request.problem, exit);
-    if (!spec) return exit;
-    if (!std::filesystem::is_regular_file(request.source)) {
-        fmt::print(stderr, "gpujudge: {}: no such file\n", request.source);
-        return exit_usage;
-    }
-    judgement result;
-    try {
-        result = judge_with_progress(context, *spec, request, options_for(*spec));
-    } catch (const problem_error& error) {
-        fmt::print(stderr, "gpujudge: {}\n", error.what());
-        return exit_invalid_problem;
-    }
-    print_judgement(context, *spec, request, result);
+    const problem_spec spec = load_named_problem(context, request.problem);
+    require_source_file(request.source);
+    const judgement result = judge_with_progress(context, spec, request, options_for(spec));
+    print_judgement(context, spec, request, result);
     return exit_code_for(result.overall);
 }
 

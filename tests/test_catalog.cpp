@@ -92,5 +92,13 @@ TEST_CASE("problems are found by slug or by folder; an unknown one names the kno
     } catch (const std::invalid_argument& error) {
         CHECK(std::string(error.what()) == "unknown problem 'draft' (known: add, scan)");
     }
-    CHECK(list_problems(home.path() / "nonexistent").empty());
+    // A home without problems/ is a mistake to name, not an empty catalog.
+    const fs::path nowhere = home.path() / "nonexistent";
+    try {
+        list_problems(nowhere);
+        FAIL("list_problems accepted a home without problems/");
+    } catch (const std::invalid_argument& error) {
+        CHECK(std::string(error.what()) ==
+              nowhere.string() + ": no problems/ folder here (the home is set by --home or GPUJUDGE_HOME)");
+    }
 }

@@ -1,0 +1,31 @@
+#pragma once
+// The errors a user or their machine causes, each with a fixed exit code (exit_codes.hpp). Code
+// that finds one throws it; report_current_exception() is the one place that turns any exception
+// into a message and an exit code.
+#include <stdexcept>
+#include <string>
+
+namespace gpujudge {
+
+// Bad arguments: an unknown problem or command, a missing file, a --home without problems/.
+// Derives from std::invalid_argument, which resolve_problem threw before it existed.
+class usage_error : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+// The machine lacks something gpujudge needs that the user installs (nvcc, a host compiler).
+class environment_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Call only inside a catch block: prints the exception being handled to stderr — a problem.yaml
+// error as its own "path:line: message", anything else as "gpujudge: <message>" ("internal
+// error" for what no user can fix) — and returns its exit code.
+int report_current_exception();
+
+// "nvcc not found on PATH: ..." and where to get it.
+std::string missing_tool_message(const std::string& tool);
+
+}  // namespace gpujudge

@@ -1,0 +1,267 @@
+// Every mistake gets a clear answer: each case that once misled (a wrong exit code, a crash, a
+// message that named the wrong thing) pinned with its documented exit code and, for user errors,
+// its message verbatim.
+#include "catalog.hpp"
+#include "device_info.hpp"
+#include "exit_codes.hpp"
+#include "history.hpp"
+#include "subprocess.hpp"
+
+#include <unistd.h>
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+using namespace gpujudge;
+
+namespace {
+
+const std::string kBin = GPUJUDGE_BIN_DIR "/gpujudge";
+const std::string kSource = GPUJUDGE_SOURCE_DIR;
+const std::string kFixtures = GPUJUDGE_TEST_FIXTURES;
+const std::string kTinySum = kFixtures + "/problems/tiny_sum";
+const std::string kCorrectHost = kFixtures + "/host_solutions/correct.cpp";
+
+// The binary as a user runs it, with `env` ("NAME=value") set for it alone.
+command_result gpujudge_env(const std::vector<std::string>& env, const std::vector<std::string>& args) {
+    std::vector<std::string> argv{"/usr/bin/env"};
+    argv.insert(argv.end(), env.begin(), env.end());
+    argv.push_back(kBin);
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_command(argv, std::chrono::seconds(300));
+}
+
+command_result run_gpujudge(const std::vector<std::string>& args) {
+    return gpujudge_env({}, args);
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+// A fresh, empty folder under the test cache.
+std::filesystem::path scratch(const std::string& name) {
+    const std::filesystem::path dir = std::filesystem::path(GPUJUDGE_TEST_CACHE) / "cli_errors" / name;
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+}  // namespace
+
+TEST_CASE("an unknown problem is a usage error in every command, validate included", "[cli][errors]") {
+    const std::string message = "gpujudge: unknown problem 'no_such_problem' (known: ";
+    for (const auto& args : std::vector<std::vector<std::string>>{{"show", "no_such_problem"},
+                                                                  {"init", "no_such_problem"},
+                                                                  {"submit", "no_such_problem", kCorrectHost},
+                                                                  {"bench", "no_such_problem"},
+                                                                  {"validate", "no_such_problem"},
+                                                                  {"validate", "tiny_sum_missing", "reduction"}}) {
+        INFO(args.front());
+        std::vector<std::string> full{"--home", kSource};
+        full.insert(full.end(), args.begin(), args.end());
+        const auto result = run_gpujudge(full);
+        CHECK(result.exit.code == exit_usage);
+        CHECK(result.output.rfind(args.size() == 3 && args.front() == "validate"
+                                      ? "gpujudge: unknown problem 'tiny_sum_missing' (known: "
+                                      : message,
+                                  0) == 0);
+    }
+}
+
+TEST_CASE("nvcc missing from PATH says where to get it, with its own exit code", "[cli][errors]") {
+    // /usr/bin has the host compiler (the reference builds) but not nvcc.
+    const auto result = gpujudge_env({"PATH=/usr/bin:/bin"}, {"--home", kSource, "submit", "reduction",
+                                                              kSource + "/solutions/reduction/warp_shuffle.cu"});
+    CHECK(result.exit.code == exit_environment);
+    CHECK(result.output ==
+          "gpujudge: nvcc not found on PATH: install the CUDA Toolkit (https://developer.nvidia.com/cuda-downloads) "
+          "and add its bin folder (usually /usr/local/cuda/bin) to PATH\n");
+}
+
+TEST_CASE("an unusable history.db is a warning, and the command still works", "[cli][errors]") {
+    SECTION("a corrupt file") {
+        const auto dir = scratch("corrupt_history");
+        std::ofstream(dir / "history.db") << std::string(4096, 'x');
+        const auto result = gpujudge_env({"GPUJUDGE_DATA_DIR=" + dir.string()}, {"--home", kSource, "list"});
+        CHECK(result.exit.code == exit_accepted);
+        CHECK(contains(result.output, "gpujudge: history unusable: " + (dir / "history.db").string() +
+                                          ": file is not a database; results are not kept\n"));
+        CHECK(contains(result.output, "\nreduction "));
+    }
+    SECTION("a damaged file, which opens and fails only at its first query") {
+        const auto dir = scratch("damaged_history");
+        const auto path = dir / "history.db";
+        {
+            history results(path);
+            for (int i = 0; i < 2000; ++i)
+                results.record({"reduction", "a.cu", "submit", false, "gpu", "uuid", "N = 1"});
+        }
+        // The first page (the schema) intact, the tables' pages overwritten.
+        const auto size = std::filesystem::file_size(path);
+        std::fstream(path, std::ios::in | std::ios::out | std::ios::binary).seekp(4096)
+            << std::string(size - 4096, 'x');
+        const auto result = gpujudge_env({"GPUJUDGE_DATA_DIR=" + dir.string()}, {"--home", kSource, "list"});
+        CHECK(result.exit.code == exit_accepted);
+        CHECK(contains(result.output, "gpujudge: history unusable: " + path.string() +
+                                          ": database disk image is malformed; results are not kept\n"));
+        CHECK(contains(result.output, "\nreduction "));
+    }
+    SECTION("a folder that cannot be created") {
+        const auto file = scratch("unwritable_history") / "a_file";
+        std::ofstream(file) << "not a folder\n";
+        const auto result = gpujudge_env({"GPUJUDGE_DATA_DIR=" + file.string()}, {"--home", kSource, "list"});
+        CHECK(result.exit.code == exit_accepted);
+        CHECK(result.output.rfind("gpujudge: history unusable: " + (file / "history.db").string() + ": ", 0) == 0);
+        CHECK(contains(result.output, "; results are not kept\n"));
+        CHECK(contains(result.output, "\nreduction "));
+    }
+    SECTION("a read-only file") {
+        const auto dir = scratch("readonly_history");
+        const auto path = dir / "history.db";
+        history{path};
+        std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::others_read);
+        // Root writes a read-only file all the same: run as nobody there.
+        std::vector<std::string> argv{"/usr/bin/env", "GPUJUDGE_DATA_DIR=" + dir.string(), kBin, "--home", kSource,
+                                      "list"};
+        if (geteuid() == 0) {
+            if (!std::filesystem::exists("/usr/bin/setpriv")) {
+                WARN("skipped: running as root, and no setpriv to run as nobody");
+                return;
+            }
+            argv.insert(argv.begin(), {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"});
+        }
+        const auto result = run_command(argv, std::chrono::seconds(60));
+        CHECK(result.exit.code == exit_accepted);
+        CHECK(contains(result.output, "gpujudge: history unusable: " + path.string() +
+                                          ": the database is read-only; results are not kept\n"));
+    }
+}
+
+TEST_CASE("a --home without problems/ is an error naming the folder", "[cli][errors]") {
+    const std::string empty_home = scratch("empty_home").string();
+    for (const std::string& home : {std::string("/nonexistent"), empty_home}) {
+        for (const auto& args : std::vector<std::vector<std::string>>{{"list"}, {"validate"}, {"bench", "--all"}}) {
+            INFO(home << " " << args.front());
+            std::vector<std::string> full{"--home", home};
+            full.insert(full.end(), args.begin(), args.end());
+            const auto result = run_gpujudge(full);
+            CHECK(result.exit.code == exit_usage);
+            CHECK(result.output ==
+                  "gpujudge: " + home + ": no problems/ folder here (the home is set by --home or GPUJUDGE_HOME)\n");
+        }
+    }
+    const auto env = gpujudge_env({"GPUJUDGE_HOME=/nonexistent"}, {"list"});
+    CHECK(env.exit.code == exit_usage);
+    CHECK(env.output ==
+          "gpujudge: /nonexistent: no problems/ folder here (the home is set by --home or GPUJUDGE_HOME)\n");
+}
+
+TEST_CASE("a source that is a folder, or whose name is too long, is a usage error that says so", "[cli][errors]") {
+    const std::string dir = scratch("a_folder.cu").string();
+    for (const auto& command : {"submit", "bench"}) {
+        INFO(command);
+        const auto result = run_gpujudge({"--home", kSource, command, "reduction", dir});
+        CHECK(result.exit.code == exit_usage);
+        CHECK(result.output == "gpujudge: " + dir + ": is a directory, not a source file\n");
+    }
+    const std::string long_name = std::string(300, 'a') + ".cu";
+    const auto result = run_gpujudge({"--home", kSource, "submit", "reduction", long_name});
+    CHECK(result.exit.code == exit_usage);
+    CHECK(result.output == "gpujudge: " + long_name + ": File name too long\n");
+    const auto problem = run_gpujudge({"--home", kSource, "show", long_name});
+    CHECK(problem.exit.code == exit_usage);
+    CHECK(problem.output.rfind("gpujudge: unknown problem '" + long_name + "' (known: ", 0) == 0);
+}
+
+TEST_CASE("an unknown command is named as such", "[cli][errors]") {
+    const auto unknown = run_gpujudge({"frobnicate"});
+    CHECK(unknown.exit.code == exit_usage);
+    CHECK(unknown.output == "gpujudge: unknown command 'frobnicate' (see gpujudge --help for the commands)\n");
+    const auto after_options = run_gpujudge({"--color", "never", "frobnicate", "x.cu"});
+    CHECK(after_options.exit.code == exit_usage);
+    CHECK(after_options.output == "gpujudge: unknown command 'frobnicate' (see gpujudge --help for the commands)\n");
+    const auto none = run_gpujudge({});
+    CHECK(none.exit.code == exit_usage);
+    CHECK(none.output == "gpujudge: a command is required (see gpujudge --help for the commands)\n");
+    const auto option = run_gpujudge({"-x"});
+    CHECK(option.exit.code == exit_usage);
+    CHECK(option.output == "gpujudge: unknown option '-x' (see gpujudge --help)\n");
+    const auto extra = run_gpujudge({"--home", kSource, "list", "extra"});
+    CHECK(extra.exit.code == exit_usage);
+    CHECK(extra.output == "gpujudge: The following argument was not expected: extra (see gpujudge --help)\n");
+}
+
+TEST_CASE("--version prints the version", "[cli][errors]") {
+    for (const auto& args : std::vector<std::vector<std::string>>{{"--version"}, {"list", "--version"}}) {
+        const auto result = run_gpujudge(args);
+        CHECK(result.exit.code == exit_accepted);
+        CHECK(std::regex_match(result.output, std::regex("gpujudge [0-9]+\\.[0-9]+\\.[0-9]+\n")));
+    }
+}
+
+TEST_CASE("global options are accepted after the command", "[cli][errors]") {
+    const auto list = run_gpujudge({"list", "--home", kSource, "--color", "never", "-v", "--timings"});
+    CHECK(list.exit.code == exit_accepted);
+    CHECK(contains(list.output, "\nreduction "));
+    CHECK(contains(list.output, "timings: "));
+    const auto host = run_gpujudge({"submit", kTinySum, kCorrectHost, "--backend", "host", "--no-bench", "--json"});
+    CHECK(host.exit.code == exit_accepted);
+    CHECK(nlohmann::json::parse(host.output).at("verdict") == "accepted");
+}
+
+TEST_CASE("--tests takes one comma-separated value, and the file after it stays the source", "[cli][errors]") {
+    const auto result = run_gpujudge(
+        {"--backend", "host", "submit", "--json", "--no-bench", kTinySum, "--tests", "examples", kCorrectHost});
+    CHECK(result.exit.code == exit_accepted);
+    const auto json = nlohmann::json::parse(result.output);
+    CHECK(json.at("verdict") == "accepted");
+    std::size_t examples = 0;
+    for (const auto& test : json.at("tests")) examples += test.at("kind") == "example";
+    CHECK(examples == json.at("tests").size());
+    CHECK(examples > 0);
+    const auto both = run_gpujudge({"--backend", "host", "submit", "--json", "--no-bench", kTinySum, "--tests",
+                                    "examples,functional", kCorrectHost});
+    CHECK(both.exit.code == exit_accepted);
+    CHECK(nlohmann::json::parse(both.output).at("tests").size() > json.at("tests").size());
+}
+
+TEST_CASE("a bare // line in a solution's header is a blank line of the header", "[cli][errors]") {
+    const std::string home = kFixtures + "/header_home";
+    const auto header = read_solution_header(home + "/solutions/tiny_sum/bare_comment_line.cu");
+    CHECK(header.header_error.empty());
+    CHECK(header.expected == verdict::accepted);
+    const auto result = run_gpujudge({"--home", home, "validate", kTinySum});
+    CHECK(result.exit.code == exit_accepted);
+    CHECK(contains(result.output, "ok    " + kTinySum + " "));
+    CHECK(contains(result.output, "; 1 solutions\n"));
+}
+
+TEST_CASE("no device: no driver and a driver too old are told apart", "[errors]") {
+    CHECK(describe_device_failure(cudaErrorInsufficientDriver, 0, 13000) ==
+          "no NVIDIA driver found: install the NVIDIA driver (https://www.nvidia.com/drivers) to judge on a GPU");
+    CHECK(describe_device_failure(cudaErrorNoDevice, 0, 13000) ==
+          "no NVIDIA driver found: install the NVIDIA driver (https://www.nvidia.com/drivers) to judge on a GPU");
+    CHECK(describe_device_failure(cudaErrorInsufficientDriver, 12020, 13000) ==
+          "the NVIDIA driver is too old: it supports CUDA 12.2, gpujudge's CUDA runtime needs 13.0; update the driver");
+    CHECK(describe_device_failure(cudaErrorNoDevice, 13000, 13000) == "no CUDA device found");
+    CHECK(describe_device_failure(cudaErrorInsufficientDriver, 13000, 13000) ==
+          "cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version");
+}
+
+TEST_CASE("no device: this machine's reason is one of the plain ones", "[cli][errors]") {
+    const auto result = run_gpujudge(
+        {"--home", kSource, "submit", "--json", "reduction", kSource + "/solutions/reduction/warp_shuffle.cu"});
+    const auto json = nlohmann::json::parse(result.output);
+    if (json.at("verdict") != "no_device") {
+        WARN("skipped: this machine has a GPU");
+        return;
+    }
+    const std::string reason = json.at("reason");
+    INFO(reason);
+    CHECK((reason.rfind("no NVIDIA driver found: ", 0) == 0 || reason.rfind("the NVIDIA driver is too old: ", 0) == 0 ||
+           reason == "no CUDA device found"));
+}
