@@ -44,6 +44,21 @@ void parallel_for(std::size_t count, unsigned jobs, const std::function<void(std
     if (first_error) std::rethrow_exception(first_error);
 }
 
+// "reference.cpp: example 'ex' (problem.yaml:21): 1 of 1 elements of 'output' differ from the example's
+// expected values", then the first differences, one a line.
+std::string disagreement(const problem_spec& spec, const test_spec& test, const comparison& failure) {
+    std::string text = fmt::format(
+        "{}: example '{}' ({}:{}): {} of {} elements of '{}' differ from the example's "
+        "expected values",
+        (spec.dir / "reference.cpp").string(), test.name, spec.yaml_path, test.line, failure.num_mismatches,
+        failure.num_items, failure.output);
+    if (failure.atol != 0 || failure.rtol != 0)
+        text += fmt::format(" (tolerance: atol {:.3g} + rtol {:.3g} * |expected|)", failure.atol, failure.rtol);
+    const std::string details = failure.describe();  // its first line speaks of a submission
+    const std::size_t newline = details.find('\n');
+    return newline == std::string::npos ? text : text + details.substr(newline);
+}
+
 // The reference, in a process of its own, against every example's literal outputs.
 void check_reference(problem_check& check, judge_context& context) {
     const problem_spec& spec = *check.spec;
@@ -57,8 +72,7 @@ void check_reference(problem_check& check, judge_context& context) {
             const test_spec& test = spec.tests[static_cast<std::size_t>(examples[i])];
             const named_arrays got = read_outputs(paths[i], spec, test.scalars);
             for (const auto& failure : compare_outputs(spec, test.scalars, literal_outputs(spec, test), got))
-                check.errors.push_back(fmt::format("{}:{}: the reference disagrees with example '{}': {}",
-                                                   spec.yaml_path, test.line, test.name, failure.describe()));
+                check.errors.push_back(disagreement(spec, test, failure));
         }
     } catch (const environment_error&) {
         throw;  // the machine's fault, not the problem's

@@ -1,6 +1,7 @@
 #include "compiler.hpp"
 
 #include "content_hash.hpp"
+#include "include_scan.hpp"
 #include "subprocess.hpp"
 #include "temp_dir.hpp"
 #include "user_errors.hpp"
@@ -8,11 +9,13 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <random>
 #include <regex>
 #include <sstream>
 
@@ -72,49 +75,122 @@ std::string trim_diagnostics(const std::string& output, const std::string& heade
     return text;
 }
 
-std::string explain_failure(const problem_spec& spec, const std::string& function, const std::string& diagnostics) {
+std::string explain_failure(const problem_spec& spec, const std::string& function, const std::string& diagnostics,
+                            bool undefined_function) {
     std::string text = diagnostics;
-    if (diagnostics.find("undefined reference to `" + function + "'") != std::string::npos)
+    if (undefined_function)
         text += fmt::format("{} is not defined. Define it exactly as:\n", function);
     else
         text += "The expected signature is:\n";
     return text + "  " + spec.prototype(function) + "\n";
 }
 
+// The toolchain's versions, part of every key: system and CUDA headers change only with them.
+std::string toolchain_version(const std::vector<std::string>& tools) {
+    std::string text;
+    for (const auto& tool : tools) text += tool_version(tool);
+    return text;
+}
+
+// Replaces `path` where it starts a word (a line, or after a blank or a quote), so that "a.cu"
+// does not match inside "data.cu".
+std::string replace_path(std::string text, const std::string& path, const std::string& by) {
+    if (path.empty()) return text;
+    for (std::size_t at = 0; (at = text.find(path, at)) != std::string::npos;) {
+        const bool starts_word = at == 0 || std::string(" \t\n'\"`").find(text[at - 1]) != std::string::npos;
+        if (!starts_word) {
+            at += path.size();
+            continue;
+        }
+        text.replace(at, path.size(), by);
+        at += by.size();
+    }
+    return text;
+}
+
+// Cached diagnostics name the source by a mark, replaced by the path of the submit that reads them:
+// the key is free of the path, so one entry serves the same file reached by another path.
+constexpr const char* kSourceMark = "\x01source\x01";
+
+struct cache_entry {
+    std::filesystem::path library;
+    std::filesystem::path log;  // the compiler's warnings, shown again on every cache hit
+    bool reusable = true;
+};
+
+cache_entry cache_entry_for(const std::filesystem::path& source, const std::string& header,
+                            const std::vector<std::string>& tools, const std::vector<std::string>& flags,
+                            const compiler_settings& settings) {
+    const include_scan includes = scan_includes(source);
+    std::vector<std::string> parts{toolchain_version(tools), fmt::format("{}", fmt::join(flags, " ")), header,
+                                   read_file(source)};
+    parts.insert(parts.end(), includes.key_parts.begin(), includes.key_parts.end());
+    std::string key = content_hash(parts);
+    if (!includes.complete) {
+        // A header named through a macro cannot be keyed: a name of its own, never found again.
+        std::random_device random;
+        key += fmt::format("-{:08x}{:08x}", random(), random());
+    }
+    const auto dir = settings.cache_dir / "lib";
+    std::filesystem::create_directories(dir);
+    return {dir / (key + ".so"), dir / (key + ".log"), includes.complete};
+}
+
+// A name of its own for a file being written: pid and a counter, for concurrent judges and threads.
+std::string private_name(const std::filesystem::path& path) {
+    static std::atomic<unsigned> count{0};
+    return path.string() + fmt::format(".{}.{}.partial", getpid(), count++);
+}
+
+std::string read_diagnostics(const cache_entry& entry, const std::filesystem::path& source) {
+    std::ifstream file(entry.log, std::ios::binary);
+    std::stringstream text;
+    text << file.rdbuf();
+    return replace_path(text.str(), kSourceMark, source.string());
+}
+
+void write_diagnostics(const cache_entry& entry, const std::filesystem::path& source, const std::string& text) {
+    // Written under a private name and renamed, as the library is: concurrent judges never read half a file.
+    const auto partial = private_name(entry.log);
+    std::ofstream(partial, std::ios::binary) << replace_path(text, source.string(), kSourceMark);
+    std::filesystem::rename(partial, entry.log);
+}
+
 compile_result compile_cached(const problem_spec& spec, const std::filesystem::path& source,
-                              const std::string& function, const std::string& tool, std::vector<std::string> flags,
-                              const compiler_settings& settings) {
+                              const std::string& function, const std::vector<std::string>& tools,
+                              const std::vector<std::string>& flags, const compiler_settings& settings) {
     const auto start = std::chrono::steady_clock::now();
     compile_result result;
     const std::string header = forced_header(spec, function);
-    const std::string key = content_hash({tool_version(tool), fmt::format("{}", fmt::join(flags, " ")), header,
-                                          read_file(source)});
-    const auto library_dir = settings.cache_dir / "lib";
-    std::filesystem::create_directories(library_dir);
-    result.library = library_dir / (key + ".so");
-    if (std::filesystem::exists(result.library)) {
+    const cache_entry entry = cache_entry_for(source, header, tools, flags, settings);
+    result.library = entry.library;
+    if (entry.reusable && std::filesystem::exists(entry.library)) {
         result.ok = result.cached = true;
+        result.diagnostics = read_diagnostics(entry, source);
         return result;
     }
     temp_dir work("compile");
     const auto header_path = work.path() / "gpujudge_expected.h";
     std::ofstream(header_path) << header;
-    // Built under a private name and renamed: concurrent judges never load half a library.
-    const auto partial = library_dir / fmt::format("{}.{}.partial", key, getpid());
-    std::vector<std::string> argv{tool};
+    const auto partial = private_name(entry.library);
+    std::vector<std::string> argv{tools.front()};
     argv.insert(argv.end(), flags.begin(), flags.end());
-    argv.insert(argv.end(), {"-include", header_path.string(), "-o", partial.string(), source.string()});
+    argv.insert(argv.end(), {"-include", header_path.string(), "-o", partial, source.string()});
     const command_result run = run_command(argv, std::chrono::seconds(300));
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (run.exit.timed_out || run.exit.signaled || run.exit.code != 0) {
         std::filesystem::remove(partial);
-        result.diagnostics = run.exit.timed_out ? "the compiler did not finish within 300 s\n"
-                                                : explain_failure(spec, function, trim_diagnostics(run.output, header_path.string()));
+        result.undefined_function = run.output.find("undefined reference to `" + function + "'") != std::string::npos;
+        result.diagnostics = run.exit.timed_out
+                                 ? "the compiler did not finish within 300 s\n"
+                                 : explain_failure(spec, function, trim_diagnostics(run.output, header_path.string()),
+                                                   result.undefined_function);
         return result;
     }
-    std::filesystem::rename(partial, result.library);
     result.ok = true;
     result.diagnostics = trim_diagnostics(run.output, header_path.string());  // warnings
+    if (entry.reusable) write_diagnostics(entry, source, result.diagnostics);  // first: a hit finds both
+    std::filesystem::rename(partial, entry.library);
     return result;
 }
 
@@ -139,7 +215,8 @@ std::string forced_header(const problem_spec& spec, const std::string& function)
 
 compile_result compile_solution(const problem_spec& spec, const std::filesystem::path& source,
                                 const compiler_settings& settings) {
-    return compile_cached(spec, source, "solve", settings.nvcc,
+    // nvcc compiles the host code with the host compiler: both versions are in the key.
+    return compile_cached(spec, source, "solve", {settings.nvcc, settings.host_compiler},
                           {"-O3", "-lineinfo", "-Xcompiler", "-fPIC", "-shared", "-arch=" + settings.arch, "-Xlinker",
                            "-z", "-Xlinker", "defs"},
                           settings);
@@ -147,7 +224,7 @@ compile_result compile_solution(const problem_spec& spec, const std::filesystem:
 
 compile_result compile_host(const problem_spec& spec, const std::filesystem::path& source, const std::string& function,
                             const compiler_settings& settings) {
-    return compile_cached(spec, source, function, settings.host_compiler,
+    return compile_cached(spec, source, function, {settings.host_compiler},
                           {"-O2", "-std=c++17", "-fPIC", "-shared", "-x", "c++", "-Wl,-z,defs"}, settings);
 }
 

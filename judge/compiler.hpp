@@ -1,6 +1,9 @@
 #pragma once
 // Builds submissions (nvcc) and references (the host compiler) into shared libraries, with the
-// expected prototype forced into the translation unit, cached by content and tool version.
+// expected prototype forced into the translation unit, cached by everything that can change the
+// library: the source, every local header it includes, the prototype, the flags and the tools'
+// versions; not the source's path. The compiler's warnings are kept beside each library and
+// returned on every cache hit.
 #include "problem_spec.hpp"
 
 #include <filesystem>
@@ -12,8 +15,9 @@ struct compile_result {
     bool ok = false;
     bool cached = false;
     std::filesystem::path library;
-    std::string diagnostics;  // trimmed compiler output, the user's file:line kept
+    std::string diagnostics;  // trimmed compiler output, the user's file:line kept; cached ones too
     double seconds = 0;
+    bool undefined_function = false;  // it failed to link for want of the expected function
 };
 
 struct compiler_settings {

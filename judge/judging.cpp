@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 
 namespace gpujudge {
 
@@ -284,24 +285,56 @@ bool runner_session::time(const time_job& job, std::vector<test_report>& reports
     return record_end(end, reports);
 }
 
-void runner_session::write_references(const reference_job& job) {
-    std::size_t written = 0;
-    const job_end end = run_job(job_line("reference", job), [&](const nlohmann::json& message) {
-        if (message.at("event") == event::written) ++written;
-    }, settings_.reference_limit_s);
-    const std::string where = (spec_.dir / "reference.cpp").string();
+std::optional<std::string> runner_session::reference_failure(const job_end& end, std::uintmax_t printed) const {
     switch (end.kind) {
-        case job_end::how::done: return;
+        case job_end::how::done:
+            break;
         case job_end::how::timeout:
-            throw problem_error(fmt::format("{}: the reference did not finish within {:g} s", where,
-                                            settings_.reference_limit_s));
+            return fmt::format("the reference did not finish within {:g} s; its process was killed",
+                               settings_.reference_limit_s);
         case job_end::how::closed:
-            throw problem_error(fmt::format("{}: the reference ended the process ({}) before writing its outputs",
-                                            where, end.exit.describe()));
-        case job_end::how::fatal: throw problem_error(fmt::format("{}: {}", where, end.message));
-        case job_end::how::forged: throw problem_error(fmt::format("{}: {}", where, kForged));
-        case job_end::how::interrupted: throw problem_error(fmt::format("{}: interrupted", where));
+            return end.exit.signaled
+                       ? fmt::format("the reference was killed by {} before writing its outputs", end.exit.describe())
+                       : fmt::format("the reference ended the process ({}) before writing its outputs",
+                                     end.exit.describe());
+        case job_end::how::fatal:
+            return end.message;
+        case job_end::how::forged:
+            return std::string(kForged);
+        case job_end::how::interrupted:
+            return std::string("interrupted");
     }
+    // Printing is no part of a reference's work, and a chatty one fills the disk over a catalog's data sets.
+    if (printed > 0)
+        return fmt::format(
+            "the reference printed {} bytes on stdout or stderr; a reference must only compute its "
+            "outputs",
+            printed);
+    return std::nullopt;
+}
+
+void runner_session::write_references(const reference_job& job) {
+    const std::uintmax_t printed_before = process_ ? process_->output_bytes() : 0;
+    const job_end end = run_job(
+        job_line("reference", job), [](const nlohmann::json&) {}, settings_.reference_limit_s);
+    const std::uintmax_t printed_after = process_ ? process_->output_bytes() : printed_before;
+    const auto failure = reference_failure(end, printed_after - printed_before);
+    if (!failure) return;
+    // A broken reference leaves no outputs behind: the next run must not find them cached and pass.
+    for (const auto& request : job.requests) std::filesystem::remove(request.expected_file);
+    throw problem_error(fmt::format("{}: {}", (spec_.dir / "reference.cpp").string(), *failure));
+}
+
+double default_reference_limit_s() {
+    const char* text = std::getenv("GPUJUDGE_REFERENCE_LIMIT_S");
+    if (!text || !*text) return 120;
+    char* end = nullptr;
+    const double seconds = std::strtod(text, &end);
+    if (*end != '\0' || !(seconds > 0)) {
+        spdlog::warn("GPUJUDGE_REFERENCE_LIMIT_S='{}' is not a positive number of seconds; using 120", text);
+        return 120;
+    }
+    return seconds;
 }
 
 verdict first_failure(const std::vector<test_report>& tests) {

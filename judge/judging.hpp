@@ -27,12 +27,16 @@ struct test_report {
     std::optional<timing_summary> timing;  // timed runs only
 };
 
+// How long a reference may compute one output before its process is killed: 120 s, or
+// $GPUJUDGE_REFERENCE_LIMIT_S (a positive number of seconds; the tests of hanging references use it).
+double default_reference_limit_s();
+
 struct runner_settings {
     std::filesystem::path runner_exe;
     runner_backend backend = runner_backend::device;
     double harness_limit_s = 600;    // preparing and checking one test, outside solve
     double call_slack_ms = 250;      // scheduling and message latency on top of the time limit
-    double reference_limit_s = 120;  // one reference request
+    double reference_limit_s = default_reference_limit_s();  // one reference job, between two outputs
 };
 
 // The reports of `tests` (positions in spec.tests), all `skipped` until judged.
@@ -77,6 +81,7 @@ private:
     bool record_end(const job_end& end, std::vector<test_report>& reports);
     void announce(const nlohmann::json& message, const std::vector<test_report>& reports,
                   progress_step::stage stage) const;
+    std::optional<std::string> reference_failure(const job_end& end, std::uintmax_t printed) const;
     void stop(bool kill);
 
     const problem_spec& spec_;

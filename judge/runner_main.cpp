@@ -13,6 +13,7 @@
 #include "shared_library.hpp"
 #include "test_data.hpp"
 
+#include <fmt/format.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -185,6 +186,17 @@ std::size_t buffer_bytes(const problem_spec& spec, const test_spec& test) {
     return bytes;
 }
 
+// The reference's own exceptions, told apart from the harness's: the problem's author reads them.
+named_arrays call_reference(session& s, const test_spec& test, named_arrays inputs) {
+    try {
+        return run_on_host(s.spec, test.scalars, std::move(inputs), *s.function);
+    } catch (const std::exception& error) {
+        throw std::runtime_error(fmt::format("the reference threw an exception: {}", error.what()));
+    } catch (...) {
+        throw std::runtime_error("the reference threw an exception that is not a std::exception");
+    }
+}
+
 // Independent reference runs on all cores, as many at once as the memory budget allows. Requests
 // on the same test and seed (a test's data and its variants) share one generation of the inputs.
 void run_reference_job(session& s, const reference_job& job) {
@@ -197,7 +209,7 @@ void run_reference_job(session& s, const reference_job& job) {
     std::condition_variable freed;
     std::size_t in_flight = 0;
     const std::size_t budget = reference_memory_budget();
-    std::optional<std::string> failure;
+    std::optional<std::pair<std::size_t, std::string>> failure;  // that of the first request that failed
     std::atomic<std::size_t> next{0};
     auto work = [&] {
         for (std::size_t i; (i = next++) < job.requests.size();) {
@@ -213,12 +225,12 @@ void run_reference_job(session& s, const reference_job& job) {
                 const auto base = shared.find({request.test, request.data.seed});
                 named_arrays inputs = base != shared.end() ? with_changes(s.spec, base->second, request.data)
                                                            : host_inputs(s.spec, test, request.data);
-                write_outputs(request.expected_file, s.spec,
-                              run_on_host(s.spec, test.scalars, std::move(inputs), *s.function));
+                write_outputs(request.expected_file, s.spec, call_reference(s, test, std::move(inputs)));
                 s.out.send(message_of(event::written, nlohmann::json{{"request", i}}));
             } catch (const std::exception& error) {
                 std::lock_guard<std::mutex> lock(mutex);
-                failure = error.what();
+                // The first in request order, not in time: the same message every run.
+                if (!failure || i < failure->first) failure = {i, error.what()};
             }
             std::lock_guard<std::mutex> lock(mutex);
             in_flight -= bytes;
@@ -230,7 +242,10 @@ void run_reference_job(session& s, const reference_job& job) {
                                                            static_cast<unsigned>(job.requests.size())));
     for (unsigned t = 0; t < count; ++t) threads.emplace_back(work);
     for (auto& thread : threads) thread.join();
-    if (failure) throw std::runtime_error(*failure);
+    // What the reference printed reaches the judge's output file now, not when the runner is killed:
+    // the judge refuses a reference that prints.
+    std::fflush(nullptr);
+    if (failure) throw std::runtime_error(failure->second);
     s.out.send(message_of(event::done));
 }
 

@@ -113,6 +113,12 @@ void runner_process::abandon() {
     }
 }
 
+std::uintmax_t runner_process::output_bytes() const {
+    std::error_code error;
+    const std::uintmax_t size = std::filesystem::file_size(output_file_, error);
+    return error ? 0 : size;
+}
+
 std::string runner_process::output_tail(std::size_t max_bytes) const {
     std::ifstream file(output_file_, std::ios::binary | std::ios::ate);
     if (!file) return {};

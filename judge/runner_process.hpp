@@ -39,6 +39,8 @@ public:
     int pid() const { return child_->pid(); }
     // The last `max_bytes` of what the runner (the submission included) printed.
     std::string output_tail(std::size_t max_bytes) const;
+    // How many bytes the runner has printed so far (stdout and stderr).
+    std::uintmax_t output_bytes() const;
 
 private:
     std::filesystem::path output_file_;

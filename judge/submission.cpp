@@ -135,8 +135,11 @@ timed_settings quick_timing() {
 
 std::filesystem::path build_reference(const problem_spec& spec, judge_context& context) {
     const compile_result reference = compile_host(spec, spec.dir / "reference.cpp", "reference", context.compiler);
-    if (!reference.ok)
-        throw problem_error((spec.dir / "reference.cpp").string() + " does not compile:\n" + reference.diagnostics);
+    const std::string where = (spec.dir / "reference.cpp").string();
+    if (reference.undefined_function)
+        throw problem_error(fmt::format("{}: does not define the function 'reference'; define it exactly as: {}", where,
+                                        spec.prototype("reference")));
+    if (!reference.ok) throw problem_error(fmt::format("{}: does not compile:\n{}", where, reference.diagnostics));
     return reference.library;
 }
 

@@ -1,0 +1,258 @@
+// The compiler and its cache: what goes into the key (source, local headers, prototype, tools), what
+// stays out (the path), and what a learner sees (file:line, warnings on every compile, the expected
+// signature). Host builds (compile_host) run the same cache code as nvcc builds in a fraction of the
+// time; one test builds with nvcc.
+#include "compiler.hpp"
+#include "include_scan.hpp"
+#include "temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+using namespace gpujudge;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const problem_spec& tiny_sum() {
+    static const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/problems/tiny_sum");
+    return spec;
+}
+
+// A fresh cache and a folder of sources for each test: what is cached is what the test did.
+struct workspace {
+    temp_dir sources{"compiler-test-sources"};
+    temp_dir cache{"compiler-test-cache"};
+    compiler_settings settings;
+
+    workspace() {
+        settings.cache_dir = cache.path();
+        settings.nvcc = fs::exists("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "nvcc";
+    }
+    fs::path write(const std::string& name, const std::string& text) const {
+        const fs::path path = sources.path() / name;
+        fs::create_directories(path.parent_path());
+        std::ofstream(path, std::ios::binary) << text;
+        return path;
+    }
+    compile_result host(const fs::path& source, const std::string& function = "solve") const {
+        return compile_host(tiny_sum(), source, function, settings);
+    }
+};
+
+const char* const kSolve =
+    "#include \"sum.h\"\n"
+    "extern \"C\" void solve(const float* input, float* output, int N) { output[0] = sum(input, N); }\n";
+const char* const kSumHeader =
+    "#pragma once\n"
+    "#include \"detail/add.h\"\n"
+    "inline float sum(const float* x, int n) {\n"
+    "    float s = 0;\n"
+    "    for (int i = 0; i < n; ++i) s = add(s, x[i]);\n"
+    "    return s;\n"
+    "}\n";
+const char* const kAdd = "#pragma once\ninline float add(float a, float b) { return a + b; }\n";
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("the forced header declares the expected prototype and uses it", "[compiler]") {
+    const std::string header = forced_header(tiny_sum(), "solve");
+    CHECK(contains(header, "extern \"C\" void solve(const float* input, float* output, int N);\n"));
+    // The use makes a missing definition fail to link instead of loading without it.
+    CHECK(contains(header,
+                   "static void (*const gpujudge_expected_solve)(const float*, float*, int) "
+                   "__attribute__((used)) = solve;"));
+}
+
+TEST_CASE("a build is cached: the second compile reuses the same library", "[compiler]") {
+    workspace space;
+    space.write("sum.h", kSumHeader);
+    space.write("detail/add.h", kAdd);
+    const fs::path source = space.write("solution.cpp", kSolve);
+    const compile_result first = space.host(source);
+    REQUIRE(first.ok);
+    CHECK_FALSE(first.cached);
+    CHECK(fs::exists(first.library));
+    const compile_result second = space.host(source);
+    CHECK(second.ok);
+    CHECK(second.cached);
+    CHECK(second.library == first.library);
+}
+
+TEST_CASE("changing a header the source includes, even through another header, recompiles", "[compiler]") {
+    workspace space;
+    space.write("sum.h", kSumHeader);
+    space.write("detail/add.h", kAdd);
+    const fs::path source = space.write("solution.cpp", kSolve);
+    const compile_result original = space.host(source);
+    REQUIRE(original.ok);
+
+    space.write("detail/add.h", "#pragma once\ninline float add(float a, float b) { return a + b + 1; }\n");
+    const compile_result changed = space.host(source);
+    CHECK(changed.ok);
+    CHECK_FALSE(changed.cached);
+    CHECK(changed.library != original.library);
+
+    space.write("detail/add.h", kAdd);  // back as it was: the first library again
+    const compile_result restored = space.host(source);
+    CHECK(restored.cached);
+    CHECK(restored.library == original.library);
+}
+
+TEST_CASE("the prototype is part of the key: one source built for two functions is two libraries", "[compiler]") {
+    workspace space;
+    const fs::path source =
+        space.write("both.cpp",
+                    "extern \"C\" void solve(const float*, float* output, int) { output[0] = 1; }\n"
+                    "extern \"C\" void reference(const float*, float* output, int) { output[0] = 2; }\n");
+    const compile_result solve = space.host(source, "solve");
+    const compile_result reference = space.host(source, "reference");
+    CHECK(solve.ok);
+    CHECK(reference.ok);
+    CHECK_FALSE(reference.cached);
+    CHECK(solve.library != reference.library);
+}
+
+TEST_CASE("the same file by another path, or a copy elsewhere with its headers, is one cache entry", "[compiler]") {
+    workspace space;
+    space.write("sum.h", kSumHeader);
+    space.write("detail/add.h", kAdd);
+    const fs::path source = space.write("solution.cpp", kSolve);
+    const compile_result first = space.host(source);
+    REQUIRE(first.ok);
+
+    const compile_result dotted = space.host(space.sources.path() / "detail" / ".." / "solution.cpp");
+    CHECK(dotted.cached);
+    CHECK(dotted.library == first.library);
+
+    const fs::path link = space.sources.path() / "link.cpp";
+    fs::create_symlink(source, link);
+    const compile_result linked = space.host(link);
+    CHECK(linked.cached);
+    CHECK(linked.library == first.library);
+
+    space.write("copy/sum.h", kSumHeader);
+    space.write("copy/detail/add.h", kAdd);
+    const compile_result copied = space.host(space.write("copy/solution.cpp", kSolve));
+    CHECK(copied.cached);
+    CHECK(copied.library == first.library);
+}
+
+TEST_CASE("warnings are kept with the cached library and shown on every compile, with the path used", "[compiler]") {
+    workspace space;
+    const fs::path source =
+        space.write("warns.cpp",
+                    "#warning \"slow path\"\n"
+                    "extern \"C\" void solve(const float* input, float* output, int) { output[0] = input[0]; }\n");
+    const compile_result first = space.host(source);
+    REQUIRE(first.ok);
+    CHECK(contains(first.diagnostics, source.string() + ":1:2: warning: #warning \"slow path\""));
+    const compile_result second = space.host(source);
+    CHECK(second.cached);
+    CHECK(second.diagnostics == first.diagnostics);
+
+    const fs::path link = space.sources.path() / "other_name.cpp";
+    fs::create_symlink(source, link);
+    const compile_result linked = space.host(link);
+    CHECK(linked.cached);
+    CHECK(contains(linked.diagnostics, link.string() + ":1:2: warning: #warning \"slow path\""));
+    CHECK_FALSE(contains(linked.diagnostics, source.string()));
+}
+
+TEST_CASE("a compile error reports file:line and the expected signature, and is not cached", "[compiler]") {
+    workspace space;
+    const fs::path source = space.write("broken.cpp",
+                                        "// line 1\n"
+                                        "extern \"C\" void solve(const float* input, float* output, int N) {\n"
+                                        "    output[0] = input[0] + undeclared;\n"
+                                        "}\n");
+    const compile_result result = space.host(source);
+    CHECK_FALSE(result.ok);
+    CHECK_FALSE(result.undefined_function);
+    CHECK(contains(result.diagnostics, source.string() + ":3:"));
+    CHECK(contains(result.diagnostics, "error"));
+    CHECK(
+        contains(result.diagnostics,
+                 "The expected signature is:\n  extern \"C\" void solve(const float* input, float* output, int N)\n"));
+    CHECK_FALSE(space.host(source).cached);
+}
+
+TEST_CASE("a missing function is named with its exact definition", "[compiler]") {
+    workspace space;
+    const fs::path source =
+        space.write("other.cpp", "extern \"C\" void solve_it(const float*, float* output, int) { output[0] = 0; }\n");
+    const compile_result result = space.host(source);
+    CHECK_FALSE(result.ok);
+    CHECK(result.undefined_function);
+    CHECK(contains(result.diagnostics,
+                   "solve is not defined. Define it exactly as:\n"
+                   "  extern \"C\" void solve(const float* input, float* output, int N)\n"));
+}
+
+TEST_CASE("a header named through a macro cannot be keyed: such a source is compiled every time", "[compiler]") {
+    workspace space;
+    space.write("sum.h", kSumHeader);
+    space.write("detail/add.h", kAdd);
+    const fs::path source =
+        space.write("macro.cpp", std::string("#define HEADER \"sum.h\"\n#include HEADER\n") +
+                                     (std::string(kSolve).substr(std::string(kSolve).find('\n') + 1)));
+    const compile_result first = space.host(source);
+    REQUIRE(first.ok);
+    const compile_result second = space.host(source);
+    CHECK(second.ok);
+    CHECK_FALSE(second.cached);
+}
+
+TEST_CASE("nvcc builds are cached by their headers too, and keep their warnings", "[compiler][nvcc]") {
+    workspace space;
+    space.write("scale.cuh", "#pragma once\n__device__ inline float scale(float x) { return 2 * x; }\n");
+    const fs::path source =
+        space.write("solution.cu",
+                    "#include \"scale.cuh\"\n"
+                    "#warning \"slow path\"\n"
+                    "__global__ void twice(const float* in, float* out) { out[0] = scale(in[0]); }\n"
+                    "extern \"C\" void solve(const float* input, float* output, int) {\n"
+                    "    twice<<<1, 1>>>(input, output);\n"
+                    "}\n");
+    const compile_result first = compile_solution(tiny_sum(), source, space.settings);
+    REQUIRE(first.ok);
+    CHECK(contains(first.diagnostics, "slow path"));
+    const compile_result second = compile_solution(tiny_sum(), source, space.settings);
+    CHECK(second.cached);
+    CHECK(second.diagnostics == first.diagnostics);
+    space.write("scale.cuh", "#pragma once\n__device__ inline float scale(float x) { return 3 * x; }\n");
+    const compile_result changed = compile_solution(tiny_sum(), source, space.settings);
+    CHECK(changed.ok);
+    CHECK_FALSE(changed.cached);
+}
+
+TEST_CASE("include scanning: quoted headers beside their includer, transitively, cycles once, system ones out",
+          "[compiler]") {
+    temp_dir dir("include-scan");
+    const auto write = [&](const std::string& name, const std::string& text) {
+        fs::create_directories((dir.path() / name).parent_path());
+        std::ofstream(dir.path() / name) << text;
+        return dir.path() / name;
+    };
+    write("a.h", "#pragma once\n  #  include \"sub/b.h\"\n#include <vector>\n");
+    write("sub/b.h", "#pragma once\n#include \"../a.h\"\n#include_next <c.h>\n");
+    const fs::path source = write("main.cu", "#include \"a.h\"\n#include \"missing.h\"\n");
+    const include_scan scan = scan_includes(source);
+    CHECK(scan.complete);
+    REQUIRE(scan.headers.size() == 2);
+    CHECK(scan.headers[0].filename() == "a.h");
+    CHECK(scan.headers[1].filename() == "b.h");
+    // A header that is not there yet is in the key as such: creating it changes the key.
+    CHECK(std::count(scan.key_parts.begin(), scan.key_parts.end(), "missing.h (not beside its includer)") == 1);
+    write("missing.h", "\n");
+    CHECK(scan_includes(source).key_parts != scan.key_parts);
+    CHECK_FALSE(scan_includes(write("computed.cu", "#define H \"a.h\"\n#include H\n")).complete);
+}
