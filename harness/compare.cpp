@@ -35,8 +35,8 @@ std::string format_value(double v) {
 
 }  // namespace
 
-comparison compare_output(const std::string& name, const host_array& expected, const host_array& got,
-                          tolerance tol, const std::vector<long long>& extents, std::size_t max_reported) {
+comparison compare_output(const std::string& name, const host_array& expected, const host_array& got, tolerance tol,
+                          const std::vector<long long>& extents, std::size_t max_reported) {
     comparison result;
     result.output = name;
     result.num_items = expected.size();
@@ -62,12 +62,12 @@ comparison compare_output(const std::string& name, const host_array& expected, c
 }
 
 std::string comparison::describe() const {
-    std::string text = fmt::format("{} of {} elements of '{}' differ from the reference", num_mismatches, num_items,
-                                   output);
+    std::string text =
+        fmt::format("{} of {} elements of '{}' differ from the reference", num_mismatches, num_items, output);
     if (atol != 0 || rtol != 0) text += fmt::format(" (tolerance: atol {:.3g} + rtol {:.3g} * |expected|)", atol, rtol);
     for (const auto& m : first_mismatches) {
-        text += fmt::format("\n  {}[{}]: expected {}, got {}", output, format_coordinates(m.coordinates), format_value(m.expected),
-                            m.not_written ? "nothing (never written)" : format_value(m.got));
+        text += fmt::format("\n  {}[{}]: expected {}, got {}", output, format_coordinates(m.coordinates),
+                            format_value(m.expected), m.not_written ? "nothing (never written)" : format_value(m.got));
         if (!m.not_written && std::isfinite(m.got) && std::isfinite(m.expected))
             text += fmt::format(" (abs error {:.3g})", std::fabs(m.got - m.expected));
     }

@@ -9,7 +9,7 @@
 namespace gpujudge {
 
 struct mismatch {
-    std::size_t index = 0;              // flat
+    std::size_t index = 0;               // flat
     std::vector<long long> coordinates;  // by the buffer's shape, row-major
     double expected = 0;
     double got = 0;
@@ -42,7 +42,7 @@ struct tolerance {
 
 // Integers compare exactly; floats by the tolerance, NaN only against NaN and infinities only against
 // the same infinity. `extents` is the buffer's shape.
-comparison compare_output(const std::string& name, const host_array& expected, const host_array& got,
-                          tolerance tol, const std::vector<long long>& extents, std::size_t max_reported = 5);
+comparison compare_output(const std::string& name, const host_array& expected, const host_array& got, tolerance tol,
+                          const std::vector<long long>& extents, std::size_t max_reported = 5);
 
 }  // namespace gpujudge

@@ -21,9 +21,8 @@ std::string describe_cuda_error(cudaError_t code);
 
 }  // namespace gpujudge
 
-#define GJ_CUDA_CHECK(call)                                                         \
-    do {                                                                            \
-        const cudaError_t gj_status_ = (call);                                      \
-        if (gj_status_ != cudaSuccess)                                              \
-            throw ::gpujudge::cuda_error(gj_status_, #call, __FILE__, __LINE__);    \
+#define GJ_CUDA_CHECK(call)                                                                                 \
+    do {                                                                                                    \
+        const cudaError_t gj_status_ = (call);                                                              \
+        if (gj_status_ != cudaSuccess) throw ::gpujudge::cuda_error(gj_status_, #call, __FILE__, __LINE__); \
     } while (false)

@@ -37,12 +37,12 @@ std::map<std::string, host_array> host_inputs(const problem_spec& spec, const te
 
 std::map<std::string, host_array> with_changes(const problem_spec& spec, std::map<std::string, host_array> inputs,
                                                const data_set_spec& data) {
-    for (const auto& change : data.changes) inputs.at(spec.params.at(change.param).name).set_bits(change.index, change.bits);
+    for (const auto& change : data.changes)
+        inputs.at(spec.params.at(change.param).name).set_bits(change.index, change.bits);
     return inputs;
 }
 
-input_set::input_set(const problem_spec& spec, memory_space& space, const test_spec& test,
-                     const data_set_spec& data) {
+input_set::input_set(const problem_spec& spec, memory_space& space, const test_spec& test, const data_set_spec& data) {
     buffers_.reserve(spec.params.size());
     for (std::uint32_t i = 0; i < spec.params.size(); ++i) {
         const parameter& param = spec.params[i];

@@ -22,7 +22,7 @@ constexpr const char* kGeneratorVersion = "philox4x32-10 irwin-hall v1";
 struct element_change {
     std::uint32_t param = 0;  // position in the signature
     std::uint64_t index = 0;
-    std::uint32_t bits = 0;   // the new element's bit pattern
+    std::uint32_t bits = 0;  // the new element's bit pattern
 };
 
 struct data_set_spec {

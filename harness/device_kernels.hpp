@@ -16,8 +16,7 @@ namespace gpujudge {
 void generate_on_device(const generator_params& params, element_type type, void* d_out, std::size_t num_items);
 
 // Sets the 4-byte elements h_indices[i] of d_dst to h_bits[i] (host arrays, copied over in one go).
-void scatter_on_device(void* d_dst, const std::uint64_t* h_indices, const std::uint32_t* h_bits,
-                       std::size_t num_items);
+void scatter_on_device(void* d_dst, const std::uint64_t* h_indices, const std::uint32_t* h_bits, std::size_t num_items);
 
 // The first byte offset where two device buffers differ, if any (word-wise compare plus a byte tail; atomicMin of the
 // index).

@@ -132,6 +132,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<memory_space> make_device_space() { return std::make_unique<device_space>(); }
+std::unique_ptr<memory_space> make_device_space() {
+    return std::make_unique<device_space>();
+}
 
 }  // namespace gpujudge

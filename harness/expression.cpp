@@ -20,8 +20,7 @@ double evaluate(const std::string& expression, const scalar_values& scalars) {
         }
         parser.SetExpr(expression);
         const double value = parser.Eval();
-        if (!std::isfinite(value))
-            throw expression_error(fmt::format("expression '{}' is not finite", expression));
+        if (!std::isfinite(value)) throw expression_error(fmt::format("expression '{}' is not finite", expression));
         return value;
     } catch (const mu::Parser::exception_type& error) {
         throw expression_error(fmt::format("bad expression '{}': {}", expression, error.GetMsg()));

@@ -22,22 +22,30 @@ public:
     const void* data() const { return bytes_.data(); }
 
     template <class T>
-    T* as() { return reinterpret_cast<T*>(bytes_.data()); }
+    T* as() {
+        return reinterpret_cast<T*>(bytes_.data());
+    }
     template <class T>
-    const T* as() const { return reinterpret_cast<const T*>(bytes_.data()); }
+    const T* as() const {
+        return reinterpret_cast<const T*>(bytes_.data());
+    }
 
     // Element i widened to double, whatever the element type.
     double value(std::size_t i) const { return type_ == element_type::f32 ? as<float>()[i] : as<std::int32_t>()[i]; }
     void set(std::size_t i, double v) {
-        if (type_ == element_type::f32) as<float>()[i] = static_cast<float>(v);
-        else as<std::int32_t>()[i] = static_cast<std::int32_t>(v);
+        if (type_ == element_type::f32)
+            as<float>()[i] = static_cast<float>(v);
+        else
+            as<std::int32_t>()[i] = static_cast<std::int32_t>(v);
     }
     std::uint32_t bits(std::size_t i) const {
         std::uint32_t word;
         std::memcpy(&word, bytes_.data() + sizeof word * i, sizeof word);
         return word;
     }
-    void set_bits(std::size_t i, std::uint32_t word) { std::memcpy(bytes_.data() + sizeof word * i, &word, sizeof word); }
+    void set_bits(std::size_t i, std::uint32_t word) {
+        std::memcpy(bytes_.data() + sizeof word * i, &word, sizeof word);
+    }
 
 private:
     element_type type_ = element_type::f32;

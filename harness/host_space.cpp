@@ -100,6 +100,8 @@ public:
 
 }  // namespace
 
-std::unique_ptr<memory_space> make_host_space() { return std::make_unique<host_space>(); }
+std::unique_ptr<memory_space> make_host_space() {
+    return std::make_unique<host_space>();
+}
 
 }  // namespace gpujudge

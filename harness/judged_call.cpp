@@ -35,8 +35,10 @@ const guarded_buffer& buffer_set::at(const std::string& name) const {
 
 void buffer_set::load_from(const buffer_sources& sources) {
     for (auto& [param, buffer] : buffers_) {
-        if (param->is_input()) space_->copy(buffer.data(), sources.at(param->name), buffer.size_bytes());
-        else space_->fill(buffer.data(), poison_byte(param->type), buffer.size_bytes());
+        if (param->is_input())
+            space_->copy(buffer.data(), sources.at(param->name), buffer.size_bytes());
+        else
+            space_->fill(buffer.data(), poison_byte(param->type), buffer.size_bytes());
         buffer.arm_guards();
     }
 }
@@ -122,8 +124,8 @@ call_outcome check_call(const problem_spec& spec, memory_space& space, const buf
     for (const auto& param : spec.params) {
         if (!param.is_pointer || param.role != param_role::in) continue;
         const guarded_buffer& buffer = buffers.at(param.name);
-        if (auto change = find_changed_input(space, param, buffer.data(), sources.at(param.name), buffer.size_bytes(),
-                                             scalars)) {
+        if (auto change =
+                find_changed_input(space, param, buffer.data(), sources.at(param.name), buffer.size_bytes(), scalars)) {
             outcome.result = verdict::memory_violation;
             outcome.message = *change;
             return outcome;

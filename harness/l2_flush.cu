@@ -37,8 +37,7 @@ void read_through(const void* d_data, std::size_t num_bytes) {
     GJ_CUDA_CHECK(cudaDeviceGetAttribute(&num_sms, cudaDevAttrMultiProcessorCount, device));
     // The sink is never written (see read_sweep), so the buffer itself serves as its address.
     auto* d_sink = const_cast<unsigned*>(static_cast<const unsigned*>(d_data));
-    read_sweep<<<num_sms * 8, 256>>>(static_cast<const uint4*>(d_data), num_bytes / sizeof(uint4), 0x9e3779b9u,
-                                      d_sink);
+    read_sweep<<<num_sms * 8, 256>>>(static_cast<const uint4*>(d_data), num_bytes / sizeof(uint4), 0x9e3779b9u, d_sink);
     GJ_CUDA_CHECK(cudaGetLastError());
 }
 

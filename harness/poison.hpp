@@ -16,6 +16,8 @@ constexpr unsigned char kGuardByte = 0xCD;
 inline unsigned char poison_byte(element_type type) {
     return type == element_type::f32 ? kFloatPoisonByte : kIntPoisonByte;
 }
-inline std::uint32_t poison_word(element_type type) { return 0x01010101u * poison_byte(type); }
+inline std::uint32_t poison_word(element_type type) {
+    return 0x01010101u * poison_byte(type);
+}
 
 }  // namespace gpujudge

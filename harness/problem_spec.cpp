@@ -15,18 +15,25 @@
 
 namespace gpujudge {
 
-const char* to_string(element_type type) { return type == element_type::f32 ? "float" : "int"; }
+const char* to_string(element_type type) {
+    return type == element_type::f32 ? "float" : "int";
+}
 
 const char* to_string(test_kind kind) {
     switch (kind) {
-        case test_kind::example: return "example";
-        case test_kind::functional: return "functional";
-        case test_kind::benchmark: return "benchmark";
+        case test_kind::example:
+            return "example";
+        case test_kind::functional:
+            return "functional";
+        case test_kind::benchmark:
+            return "benchmark";
     }
     return "?";
 }
 
-std::size_t element_size(element_type) { return 4; }
+std::size_t element_size(element_type) {
+    return 4;
+}
 
 std::string parameter::c_type() const {
     std::string text = is_const ? "const " : "";
@@ -130,9 +137,7 @@ private:
     std::set<std::string> scalars_;  // names the expressions may use
 
     [[noreturn]] void fail(int line, const std::string& message) const { throw spec_error(path_, line, message); }
-    [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const {
-        fail(line_of(node), message);
-    }
+    [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const { fail(line_of(node), message); }
     static int line_of(const YAML::Node& node) { return node.Mark().line + 1; }
 
     YAML::Node require(const YAML::Node& map, const std::string& key) const {
@@ -254,10 +259,14 @@ private:
             return param;
         }
         const std::string role = text_of(require(item, "role"));
-        if (role == "in") param.role = param_role::in;
-        else if (role == "out") param.role = param_role::out;
-        else if (role == "inout") param.role = param_role::inout;
-        else fail(item["role"], fmt::format("role must be in, out or inout, not '{}'", role));
+        if (role == "in")
+            param.role = param_role::in;
+        else if (role == "out")
+            param.role = param_role::out;
+        else if (role == "inout")
+            param.role = param_role::inout;
+        else
+            fail(item["role"], fmt::format("role must be in, out or inout, not '{}'", role));
         if (param.is_const && param.role != param_role::in)
             fail(item["role"], fmt::format("const pointer '{}' must have role in", param.name));
         const YAML::Node shape = require(item, "shape");
@@ -275,9 +284,13 @@ private:
         if (param.is_const) compact.erase(0, 5);
         param.is_pointer = !compact.empty() && compact.back() == '*';
         if (param.is_pointer) compact.pop_back();
-        if (compact == "float") param.type = element_type::f32;
-        else if (compact == "int") param.type = element_type::i32;
-        else fail(node, fmt::format("unsupported type '{}' (use float, int, float*, int*, const float*, const int*)", text));
+        if (compact == "float")
+            param.type = element_type::f32;
+        else if (compact == "int")
+            param.type = element_type::i32;
+        else
+            fail(node,
+                 fmt::format("unsupported type '{}' (use float, int, float*, int*, const float*, const int*)", text));
         if (param.is_const && !param.is_pointer)
             fail(node, fmt::format("scalar parameter '{}' is passed by value: drop const", param.name));
     }
@@ -327,7 +340,8 @@ private:
         }
         if (!node.IsMap() || node.size() != 1)
             fail(node, fmt::format("input '{}': expected a list of values or one generator "
-                                   "(uniform, normal, integers, constant, cycle, ramp)", param.name));
+                                   "(uniform, normal, integers, constant, cycle, ramp)",
+                                   param.name));
         const auto kind = node.begin()->first.as<std::string>();
         const YAML::Node args = node.begin()->second;
         const std::string what = fmt::format("{} of '{}'", kind, param.name);
@@ -336,10 +350,14 @@ private:
             gen.kind = k;
             gen.args = {expression_of(args[0], what), expression_of(args[1], what)};
         };
-        if (kind == "uniform") take_pair(generator_kind::uniform);
-        else if (kind == "normal") take_pair(generator_kind::normal);
-        else if (kind == "integers") take_pair(generator_kind::integers);
-        else if (kind == "ramp") take_pair(generator_kind::ramp);
+        if (kind == "uniform")
+            take_pair(generator_kind::uniform);
+        else if (kind == "normal")
+            take_pair(generator_kind::normal);
+        else if (kind == "integers")
+            take_pair(generator_kind::integers);
+        else if (kind == "ramp")
+            take_pair(generator_kind::ramp);
         else if (kind == "constant") {
             gen.kind = generator_kind::constant;
             gen.args = {expression_of(args, what)};
@@ -349,9 +367,11 @@ private:
             for (const auto& value : args) gen.values.push_back(element_of(value, param, where));
         } else {
             fail(node, fmt::format("unknown generator '{}' for input '{}' (expected uniform, normal, integers, "
-                                   "constant, cycle or ramp)", kind, param.name));
+                                   "constant, cycle or ramp)",
+                                   kind, param.name));
         }
-        if (param.type == element_type::i32 && (gen.kind == generator_kind::uniform || gen.kind == generator_kind::normal))
+        if (param.type == element_type::i32 &&
+            (gen.kind == generator_kind::uniform || gen.kind == generator_kind::normal))
             fail(node, fmt::format("input '{}' holds int: use integers, not {}", param.name, kind));
         return gen;
     }
@@ -401,8 +421,9 @@ private:
 
     void parse_tests(const YAML::Node& map, problem_spec& spec) const {
         check_keys(map, {"examples", "functional", "benchmarks"});
-        const std::pair<const char*, test_kind> groups[] = {
-            {"examples", test_kind::example}, {"functional", test_kind::functional}, {"benchmarks", test_kind::benchmark}};
+        const std::pair<const char*, test_kind> groups[] = {{"examples", test_kind::example},
+                                                            {"functional", test_kind::functional},
+                                                            {"benchmarks", test_kind::benchmark}};
         std::set<std::string> names;
         for (const auto& [key, kind] : groups) {
             const YAML::Node list = map[key];
@@ -424,8 +445,10 @@ private:
     }
 
     test_spec parse_test(const YAML::Node& item, test_kind kind, const problem_spec& spec) const {
-        if (kind == test_kind::example) check_keys(item, {"name", "scalars", "inputs", "expected"});
-        else check_keys(item, {"name", "scalars", "inputs", "seed"});
+        if (kind == test_kind::example)
+            check_keys(item, {"name", "scalars", "inputs", "expected"});
+        else
+            check_keys(item, {"name", "scalars", "inputs", "seed"});
         test_spec test;
         test.kind = kind;
         test.line = line_of(item);

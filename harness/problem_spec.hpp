@@ -57,7 +57,7 @@ struct test_spec {
     test_kind kind = test_kind::functional;
     scalar_values scalars;
     std::uint64_t seed = 0;
-    std::map<std::string, generator_spec> inputs;  // overrides the problem's defaults
+    std::map<std::string, generator_spec> inputs;         // overrides the problem's defaults
     std::map<std::string, std::vector<double>> expected;  // examples only
     int line = 0;
 };

@@ -4,15 +4,24 @@ namespace gpujudge {
 
 const char* to_string(verdict v) {
     switch (v) {
-        case verdict::accepted: return "accepted";
-        case verdict::wrong_answer: return "wrong_answer";
-        case verdict::compile_error: return "compile_error";
-        case verdict::runtime_error: return "runtime_error";
-        case verdict::time_limit_exceeded: return "time_limit_exceeded";
-        case verdict::memory_violation: return "memory_violation";
-        case verdict::no_device: return "no_device";
-        case verdict::impossible_time: return "impossible_time";
-        case verdict::skipped: return "skipped";
+        case verdict::accepted:
+            return "accepted";
+        case verdict::wrong_answer:
+            return "wrong_answer";
+        case verdict::compile_error:
+            return "compile_error";
+        case verdict::runtime_error:
+            return "runtime_error";
+        case verdict::time_limit_exceeded:
+            return "time_limit_exceeded";
+        case verdict::memory_violation:
+            return "memory_violation";
+        case verdict::no_device:
+            return "no_device";
+        case verdict::impossible_time:
+            return "impossible_time";
+        case verdict::skipped:
+            return "skipped";
     }
     return "?";
 }

@@ -14,7 +14,7 @@ enum class verdict {
     memory_violation,
     no_device,
     impossible_time,  // a timed median below the physical floor: answers not computed from the inputs
-    skipped,  // a test not run because an earlier one timed out
+    skipped,          // a test not run because an earlier one timed out
 };
 
 const char* to_string(verdict v);

@@ -169,15 +169,18 @@ std::string bench_markdown(const bench_report& report) {
         }
     }
     if (any_cached)
-        text += "\n(baseline, kept): the baseline's figures from an earlier run on this device, with the same "
-                "baseline, judge and problem.\n";
+        text +=
+            "\n(baseline, kept): the baseline's figures from an earlier run on this device, with the same "
+            "baseline, judge and problem.\n";
     if (any_unblocked)
-        text += "\n(synchronises): solve synchronised, took longer on the host than its kernels ran, or hid work "
-                "from the events, so the time includes launch latency. The judge synchronises after solve: a "
-                "cudaDeviceSynchronize() at its end is not needed.\n";
+        text +=
+            "\n(synchronises): solve synchronised, took longer on the host than its kernels ran, or hid work "
+            "from the events, so the time includes launch latency. The judge synchronises after solve: a "
+            "cudaDeviceSynchronize() at its end is not needed.\n";
     if (any_host_clock)
-        text += "\n(host clock): work ran outside the default stream's events, so the host clock timed it, from "
-                "before the call to a device-wide synchronise.\n";
+        text +=
+            "\n(host clock): work ran outside the default stream's events, so the host clock timed it, from "
+            "before the call to a device-wide synchronise.\n";
     return text;
 }
 

@@ -69,7 +69,8 @@ bench_report bench_problem(const problem_spec& spec, const std::vector<std::file
     const timed_plan plan = plan_timed_runs(spec, references, settings, secret);
     if (auto base = baseline_entry(spec, plan, context, context.results, *report.device, report.peak_gbps))
         report.entries.push_back(std::move(*base));
-    for (const auto& source : sources) report.entries.push_back(time_source(spec, source, plan, report.peak_gbps, context));
+    for (const auto& source : sources)
+        report.entries.push_back(time_source(spec, source, plan, report.peak_gbps, context));
     add_speedups(report);
     return report;
 }
@@ -112,9 +113,12 @@ command_action define_bench(CLI::App& command) {
             const bench_report report =
                 bench_problem(spec, sources_for(context, spec, opts->all ? std::vector<std::string>{} : opts->files),
                               opts->timing, context.judge);
-            if (opts->json) all.push_back(bench_json(report));
-            else if (report.no_device) fmt::print("bench: no GPU: {}\n", *report.no_device);
-            else fmt::print("{}\n", bench_markdown(report));
+            if (opts->json)
+                all.push_back(bench_json(report));
+            else if (report.no_device)
+                fmt::print("bench: no GPU: {}\n", *report.no_device);
+            else
+                fmt::print("{}\n", bench_markdown(report));
             if (exit == exit_accepted) exit = exit_for(report);
             if (report.no_device) break;
         }

@@ -18,9 +18,10 @@ command_action define_list(CLI::App&) {
                 const auto test = headline_test(spec);
                 const auto best =
                     test && context.judge.results ? context.judge.results->best(spec.slug, *test) : std::nullopt;
-                fmt::print("{:<28} {:<8} {:<32} {}\n", spec.slug, spec.difficulty, spec.title,
-                           best ? fmt::format("{:.1f} µs at {} ({:.0f} GB/s)", best->median_ms * 1e3, best->test, best->gbps)
-                                : "-");
+                fmt::print(
+                    "{:<28} {:<8} {:<32} {}\n", spec.slug, spec.difficulty, spec.title,
+                    best ? fmt::format("{:.1f} µs at {} ({:.0f} GB/s)", best->median_ms * 1e3, best->test, best->gbps)
+                         : "-");
             } catch (const spec_error& error) {
                 fmt::print(stderr, "{}\n", error.what());
                 exit = exit_invalid_problem;

@@ -66,7 +66,8 @@ void check_reference(problem_check& check, judge_context& context) {
         reference_outputs references(spec, build_reference(spec, context), context.compiler.cache_dir, context.runner);
         const std::vector<int> examples = select_tests(spec, {test_kind::example});
         std::vector<reference_outputs::item> items;
-        for (const int index : examples) items.push_back({index, {spec.tests[static_cast<std::size_t>(index)].seed, {}}});
+        for (const int index : examples)
+            items.push_back({index, {spec.tests[static_cast<std::size_t>(index)].seed, {}}});
         const auto paths = references.ensure(items);
         for (std::size_t i = 0; i < examples.size(); ++i) {
             const test_spec& test = spec.tests[static_cast<std::size_t>(examples[i])];
@@ -86,8 +87,9 @@ void check_build(problem_check& check, std::size_t i) {
     const compile_result& build = check.builds[i];
     const bool expect_failure = solution.expected == verdict::compile_error;
     if (build.ok == !expect_failure) return;
-    check.errors.push_back(build.ok ? fmt::format("{}: expected compile_error, but it compiles", solution.path.string())
-                                    : fmt::format("{}: does not compile:\n{}", solution.path.string(), build.diagnostics));
+    check.errors.push_back(build.ok
+                               ? fmt::format("{}: expected compile_error, but it compiles", solution.path.string())
+                               : fmt::format("{}: does not compile:\n{}", solution.path.string(), build.diagnostics));
 }
 
 // Judges every solution that compiled as submit does (timed runs quick) and compares its verdict
@@ -113,7 +115,8 @@ void run_solutions(problem_check& check, judge_context& context, style look) {
         std::fflush(stdout);
         if (!as_declared)
             check.errors.push_back(fmt::format("{}: declared {}, judged {} ({})", solution.path.string(),
-                                               to_string(*solution.expected), to_string(result.overall), result.reason));
+                                               to_string(*solution.expected), to_string(result.overall),
+                                               result.reason));
     }
 }
 

@@ -188,7 +188,7 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
         return result;
     }
     result.ok = true;
-    result.diagnostics = trim_diagnostics(run.output, header_path.string());  // warnings
+    result.diagnostics = trim_diagnostics(run.output, header_path.string());   // warnings
     if (entry.reusable) write_diagnostics(entry, source, result.diagnostics);  // first: a hit finds both
     std::filesystem::rename(partial, entry.library);
     return result;
@@ -199,7 +199,8 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
 std::filesystem::path default_cache_dir() {
     if (const char* dir = std::getenv("GPUJUDGE_CACHE_DIR"); dir && *dir) return dir;
     if (const char* dir = std::getenv("XDG_CACHE_HOME"); dir && *dir) return std::filesystem::path(dir) / "gpujudge";
-    if (const char* home = std::getenv("HOME"); home && *home) return std::filesystem::path(home) / ".cache" / "gpujudge";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::filesystem::path(home) / ".cache" / "gpujudge";
     return std::filesystem::temp_directory_path() / "gpujudge-cache";
 }
 

@@ -22,15 +22,24 @@ enum exit_code : int {
 
 inline int exit_code_for(verdict v) {
     switch (v) {
-        case verdict::accepted: return exit_accepted;
-        case verdict::wrong_answer: return exit_wrong_answer;
-        case verdict::compile_error: return exit_compile_error;
-        case verdict::runtime_error: return exit_runtime_error;
-        case verdict::time_limit_exceeded: return exit_time_limit_exceeded;
-        case verdict::memory_violation: return exit_memory_violation;
-        case verdict::no_device: return exit_no_device;
-        case verdict::impossible_time: return exit_impossible_time;
-        case verdict::skipped: return exit_internal;
+        case verdict::accepted:
+            return exit_accepted;
+        case verdict::wrong_answer:
+            return exit_wrong_answer;
+        case verdict::compile_error:
+            return exit_compile_error;
+        case verdict::runtime_error:
+            return exit_runtime_error;
+        case verdict::time_limit_exceeded:
+            return exit_time_limit_exceeded;
+        case verdict::memory_violation:
+            return exit_memory_violation;
+        case verdict::no_device:
+            return exit_no_device;
+        case verdict::impossible_time:
+            return exit_impossible_time;
+        case verdict::skipped:
+            return exit_internal;
     }
     return exit_internal;
 }

@@ -92,7 +92,8 @@ std::vector<attempt> all_rows(statement& query) {
 }  // namespace
 
 std::filesystem::path default_history_path() {
-    if (const char* dir = std::getenv("GPUJUDGE_DATA_DIR"); dir && *dir) return std::filesystem::path(dir) / "history.db";
+    if (const char* dir = std::getenv("GPUJUDGE_DATA_DIR"); dir && *dir)
+        return std::filesystem::path(dir) / "history.db";
     if (const char* dir = std::getenv("XDG_DATA_HOME"); dir && *dir)
         return std::filesystem::path(dir) / "gpujudge" / "history.db";
     if (const char* home = std::getenv("HOME"); home && *home)
@@ -140,7 +141,9 @@ void history::open(const std::filesystem::path& path) {
         "CREATE INDEX IF NOT EXISTS attempts_by_problem ON attempts(problem);");
 }
 
-history::~history() { sqlite3_close(db_); }
+history::~history() {
+    sqlite3_close(db_);
+}
 
 void history::execute(const char* sql, std::string* first_value) {
     char* error = nullptr;
@@ -163,9 +166,10 @@ std::string history::first_value(const char* sql) {
 }
 
 void history::record(const timed_record& r) {
-    statement insert(db_,
-                     "INSERT INTO results (problem, source, origin, baseline, device_name, device_uuid, test, median_ms,"
-                     " mean_ms, min_ms, samples, gbps, speedup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    statement insert(
+        db_,
+        "INSERT INTO results (problem, source, origin, baseline, device_name, device_uuid, test, median_ms,"
+        " mean_ms, min_ms, samples, gbps, speedup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insert.bind(1, r.problem).bind(2, r.source).bind(3, r.origin).bind(4, r.baseline ? 1 : 0).bind(5, r.device_name);
     insert.bind(6, r.device_uuid).bind(7, r.test).bind(8, r.median_ms).bind(9, r.mean_ms).bind(10, r.min_ms);
     insert.bind(11, r.samples).bind(12, r.gbps).bind(13, r.speedup).step();

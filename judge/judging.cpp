@@ -91,9 +91,12 @@ const std::optional<device_message>& runner_session::device() {
     nlohmann::json message;
     const auto status = process_ ? process_->next(message, after(120)) : runner_process::read_status::closed;
     const std::string kind = status == runner_process::read_status::message ? message.value("event", "") : "";
-    if (kind == event::device) device_ = message.at("body").get<device_message>();
-    else if (kind == event::no_device) no_device_ = message.at("body").at("message").get<std::string>();
-    else no_device_ = "the runner could not open the device";
+    if (kind == event::device)
+        device_ = message.at("body").get<device_message>();
+    else if (kind == event::no_device)
+        no_device_ = message.at("body").at("message").get<std::string>();
+    else
+        no_device_ = "the runner could not open the device";
     if (!device_) stop(true);
     return device_;
 }
@@ -104,8 +107,8 @@ const std::optional<std::string>& runner_session::no_device() {
 }
 
 runner_session::job_end runner_session::run_job(const nlohmann::json& line,
-                                                 const std::function<void(const nlohmann::json&)>& on_event,
-                                                 double idle_limit_s) {
+                                                const std::function<void(const nlohmann::json&)>& on_event,
+                                                double idle_limit_s) {
     job_end end;
     if (!process_ || !process_->send(line)) {
         end.kind = job_end::how::closed;
@@ -206,9 +209,12 @@ bool runner_session::record_end(const job_end& end, std::vector<test_report>& re
     switch (end.kind) {
         case job_end::how::timeout:
             target->result = verdict::time_limit_exceeded;
-            target->message = end.in_call ? fmt::format("solve did not finish within the time limit of {:g} ms; the "
-                                                        "process was killed", spec_.time_limit_ms)
-                                          : fmt::format("the test did not finish within {:g} s", settings_.harness_limit_s);
+            target->message = end.in_call
+                                  ? fmt::format(
+                                        "solve did not finish within the time limit of {:g} ms; the "
+                                        "process was killed",
+                                        spec_.time_limit_ms)
+                                  : fmt::format("the test did not finish within {:g} s", settings_.harness_limit_s);
             target->wall_ms = end.in_call ? spec_.time_limit_ms : 0;
             break;
         case job_end::how::forged:
@@ -223,8 +229,11 @@ bool runner_session::record_end(const job_end& end, std::vector<test_report>& re
             target->result = verdict::runtime_error;
             target->message = end.message;
             break;
-        case job_end::how::interrupted: target->message = "judging was interrupted"; break;
-        case job_end::how::done: break;
+        case job_end::how::interrupted:
+            target->message = "judging was interrupted";
+            break;
+        case job_end::how::done:
+            break;
     }
     return false;
 }

@@ -34,8 +34,8 @@ double default_reference_limit_s();
 struct runner_settings {
     std::filesystem::path runner_exe;
     runner_backend backend = runner_backend::device;
-    double harness_limit_s = 600;    // preparing and checking one test, outside solve
-    double call_slack_ms = 250;      // scheduling and message latency on top of the time limit
+    double harness_limit_s = 600;                            // preparing and checking one test, outside solve
+    double call_slack_ms = 250;                              // scheduling and message latency on top of the time limit
     double reference_limit_s = default_reference_limit_s();  // one reference job, between two outputs
 };
 

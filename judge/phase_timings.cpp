@@ -17,7 +17,8 @@ void phase_timings::add(const std::string& phase, double seconds) {
 std::string phase_timings::summary() const {
     std::lock_guard<std::mutex> lock(mutex_);
     std::string text;
-    for (const auto& [name, seconds] : phases_) text += fmt::format("{}{} {:.2f} s", text.empty() ? "" : ", ", name, seconds);
+    for (const auto& [name, seconds] : phases_)
+        text += fmt::format("{}{} {:.2f} s", text.empty() ? "" : ", ", name, seconds);
     return text;
 }
 

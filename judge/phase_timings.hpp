@@ -26,7 +26,9 @@ public:
             phase_timings* self;
             const std::string& phase;
             std::chrono::steady_clock::time_point start;
-            ~adder() { self->add(phase, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()); }
+            ~adder() {
+                self->add(phase, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+            }
         } on_exit{this, phase, start};
         return work();
     }

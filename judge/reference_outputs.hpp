@@ -9,8 +9,8 @@
 
 #include <atomic>
 #include <filesystem>
-#include <stdexcept>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>

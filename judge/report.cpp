@@ -10,8 +10,9 @@ namespace gpujudge {
 std::string styled_verdict(verdict v, style look) {
     const char* name = to_string(v);
     if (!look.color) return name;
-    const auto color = v == verdict::accepted ? fmt::color::green : v == verdict::skipped ? fmt::color::yellow
-                                                                                         : fmt::color::red;
+    const auto color = v == verdict::accepted  ? fmt::color::green
+                       : v == verdict::skipped ? fmt::color::yellow
+                                               : fmt::color::red;
     return fmt::format(fmt::fg(color) | fmt::emphasis::bold, "{}", name);
 }
 
@@ -74,16 +75,15 @@ nlohmann::json submission_json(const problem_spec& spec, const std::filesystem::
                          {"verdict", to_string(test.result)},
                          {"message", test.message},
                          {"wall_ms", test.wall_ms}});
-    nlohmann::json json = {{"problem", spec.slug},
-                           {"source", source.string()},
-                           {"verdict", to_string(result.overall)},
-                           {"exit_code", exit_code_for(result.overall)},
-                           {"reason", result.reason},
-                           {"compile",
-                            {{"ok", result.compile.ok},
-                             {"cached", result.compile.cached},
-                             {"diagnostics", result.compile.diagnostics}}},
-                           {"tests", tests}};
+    nlohmann::json json = {
+        {"problem", spec.slug},
+        {"source", source.string()},
+        {"verdict", to_string(result.overall)},
+        {"exit_code", exit_code_for(result.overall)},
+        {"reason", result.reason},
+        {"compile",
+         {{"ok", result.compile.ok}, {"cached", result.compile.cached}, {"diagnostics", result.compile.diagnostics}}},
+        {"tests", tests}};
     if (result.device) json["device"] = *result.device;
     if (result.no_device) json["no_device"] = *result.no_device;
     if (result.bench) json["bench"] = bench_json(*result.bench);

@@ -18,12 +18,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <map>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -135,7 +135,7 @@ bool run_judge_job(session& s, const judge_job& job) {
         if (outcome.result == verdict::accepted)
             outcome = check_call(s.spec, s.space, buffers, test.scalars, inputs.sources(), expected);
         s.out.send(message_of(event::result, test_result_message{item.test, outcome.result, outcome.message,
-                                                                  listener.wall_ms, std::nullopt}));
+                                                                 listener.wall_ms, std::nullopt}));
         if (outcome.context_lost) return false;
         if (job.stop_at_failure && outcome.result != verdict::accepted) break;
     }
@@ -144,8 +144,11 @@ bool run_judge_job(session& s, const judge_job& job) {
 }
 
 timing_summary summary_of(const timed_result& timed) {
-    return {timed.stats, median_of(timed.readings, &clock_reading::event_ms),
-            median_of(timed.readings, &clock_reading::host_ms), timed.host_overhead_ms, timed.host_clock,
+    return {timed.stats,
+            median_of(timed.readings, &clock_reading::event_ms),
+            median_of(timed.readings, &clock_reading::host_ms),
+            timed.host_overhead_ms,
+            timed.host_clock,
             timed.blocking};
 }
 
@@ -163,8 +166,8 @@ bool run_time_job(session& s, const time_job& job) {
         announcer listener(s.out, item.test);
         const timed_result timed =
             run_timed(s.spec, s.space, *s.function, test, data_sets, job.settings, job.order_seed, listener);
-        s.out.send(message_of(event::result, test_result_message{item.test, timed.outcome.result,
-                                                                  timed.outcome.message, 0, summary_of(timed)}));
+        s.out.send(message_of(event::result, test_result_message{item.test, timed.outcome.result, timed.outcome.message,
+                                                                 0, summary_of(timed)}));
         if (timed.outcome.context_lost) return false;
         if (timed.outcome.result != verdict::accepted) break;
     }
@@ -238,8 +241,8 @@ void run_reference_job(session& s, const reference_job& job) {
         }
     };
     std::vector<std::thread> threads;
-    const unsigned count = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
-                                                           static_cast<unsigned>(job.requests.size())));
+    const unsigned count = std::max(
+        1u, std::min<unsigned>(std::thread::hardware_concurrency(), static_cast<unsigned>(job.requests.size())));
     for (unsigned t = 0; t < count; ++t) threads.emplace_back(work);
     for (auto& thread : threads) thread.join();
     // What the reference printed reaches the judge's output file now, not when the runner is killed:
@@ -257,8 +260,8 @@ std::unique_ptr<memory_space> open_space(runner_backend backend, channel& out) {
         return nullptr;
     }
     const auto& info = std::get<device_info>(device);
-    out.send(message_of(event::device, device_message{info.name, info.uuid, info.arch(), info.sm_count,
-                                                      info.l2_bytes, info.memory_bytes}));
+    out.send(message_of(event::device, device_message{info.name, info.uuid, info.arch(), info.sm_count, info.l2_bytes,
+                                                      info.memory_bytes}));
     return make_device_space();
 }
 
@@ -269,10 +272,14 @@ void serve(const hello_job& hello, control& in, channel& out) {
     while (auto line = in.next()) {
         const std::string kind = line->at("job").get<std::string>();
         const nlohmann::json& body = line->at("body");
-        if (kind == "load") load(s, body.get<load_job>(), hello.backend);
-        else if (kind == "judge" && !run_judge_job(s, body.get<judge_job>())) return;
-        else if (kind == "time" && !run_time_job(s, body.get<time_job>())) return;
-        else if (kind == "reference") run_reference_job(s, body.get<reference_job>());
+        if (kind == "load")
+            load(s, body.get<load_job>(), hello.backend);
+        else if (kind == "judge" && !run_judge_job(s, body.get<judge_job>()))
+            return;
+        else if (kind == "time" && !run_time_job(s, body.get<time_job>()))
+            return;
+        else if (kind == "reference")
+            run_reference_job(s, body.get<reference_job>());
     }
 }
 

@@ -50,7 +50,8 @@ runner_process::~runner_process() {
 bool runner_process::send(const nlohmann::json& line) {
     const std::string text = line.dump() + "\n";
     // A runner that died must not kill the judge with SIGPIPE.
-    struct sigaction ignore {}, previous {};
+    struct sigaction ignore {
+    }, previous{};
     ignore.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ignore, &previous);
     std::size_t written = 0;

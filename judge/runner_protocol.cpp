@@ -15,16 +15,20 @@ void from_json(const nlohmann::json& in, element_change& c) {
     in.at("bits").get_to(c.bits);
 }
 
-void to_json(nlohmann::json& out, const data_set_spec& d) { out = {{"seed", d.seed}, {"changes", d.changes}}; }
+void to_json(nlohmann::json& out, const data_set_spec& d) {
+    out = {{"seed", d.seed}, {"changes", d.changes}};
+}
 void from_json(const nlohmann::json& in, data_set_spec& d) {
     in.at("seed").get_to(d.seed);
     in.at("changes").get_to(d.changes);
 }
 
 void to_json(nlohmann::json& out, const timed_settings& s) {
-    out = {{"data_sets", s.data_sets},   {"slots", s.slots},         {"warmup", s.warmup},
-           {"warmup_s", s.warmup_s},     {"min_samples", s.min_samples}, {"max_samples", s.max_samples},
-           {"min_time_s", s.min_time_s}, {"budget_s", s.budget_s},   {"target_rse", s.target_rse}};
+    out = {{"data_sets", s.data_sets},     {"slots", s.slots},
+           {"warmup", s.warmup},           {"warmup_s", s.warmup_s},
+           {"min_samples", s.min_samples}, {"max_samples", s.max_samples},
+           {"min_time_s", s.min_time_s},   {"budget_s", s.budget_s},
+           {"target_rse", s.target_rse}};
 }
 void from_json(const nlohmann::json& in, timed_settings& s) {
     in.at("data_sets").get_to(s.data_sets);
@@ -52,7 +56,9 @@ void from_json(const nlohmann::json& in, sample_stats& s) {
     in.at("rse").get_to(s.rse);
 }
 
-void to_json(nlohmann::json& out, const verdict& v) { out = to_string(v); }
+void to_json(nlohmann::json& out, const verdict& v) {
+    out = to_string(v);
+}
 void from_json(const nlohmann::json& in, verdict& v) {
     const auto parsed = verdict_from_string(in.get<std::string>());
     if (!parsed) throw std::invalid_argument("unknown verdict '" + in.get<std::string>() + "'");

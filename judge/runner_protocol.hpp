@@ -123,7 +123,9 @@ template <typename Body>
 nlohmann::json message_of(const char* kind, const Body& body) {
     return {{"event", kind}, {"body", body}};
 }
-inline nlohmann::json message_of(const char* kind) { return {{"event", kind}, {"body", nlohmann::json::object()}}; }
+inline nlohmann::json message_of(const char* kind) {
+    return {{"event", kind}, {"body", nlohmann::json::object()}};
+}
 
 void to_json(nlohmann::json& out, const element_change& change);
 void from_json(const nlohmann::json& in, element_change& change);

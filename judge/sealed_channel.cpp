@@ -14,7 +14,8 @@ namespace {
 // no sealed line to study either: the channel is write-only from its side.
 std::string mac_of(const channel_key& key, std::uint64_t sequence, const std::string& body) {
     const std::string text = fmt::format("{}\n{}", sequence, body);
-    const XXH128_hash_t hash = XXH3_128bits_withSecret(text.data(), text.size(), key.bytes().data(), key.bytes().size());
+    const XXH128_hash_t hash =
+        XXH3_128bits_withSecret(text.data(), text.size(), key.bytes().data(), key.bytes().size());
     return fmt::format("{:016x}{:016x}", hash.high64, hash.low64);
 }
 

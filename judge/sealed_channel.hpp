@@ -15,7 +15,7 @@ namespace gpujudge {
 class channel_key {
 public:
     static constexpr std::size_t kBytes = 192;  // XXH3's secrets must hold at least 136 bytes
-    static channel_key random();                 // from the kernel's random source
+    static channel_key random();                // from the kernel's random source
     static std::optional<channel_key> from_hex(const std::string& text);
     std::string hex() const;
     const std::array<unsigned char, kBytes>& bytes() const { return bytes_; }

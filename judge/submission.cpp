@@ -70,9 +70,9 @@ void record_timed(const problem_spec& spec, const bench_report& report, const ju
         if (entry.cached) continue;
         for (const auto& f : entry.figures)
             if (f.result == verdict::accepted)
-                context.results->record({spec.slug, entry.source.string(), options.origin, entry.baseline,
-                                         device_name, device_uuid, f.test, f.median_us / 1e3,
-                                         f.mean_us / 1e3, f.min_us / 1e3, f.samples, f.gbps, f.speedup});
+                context.results->record({spec.slug, entry.source.string(), options.origin, entry.baseline, device_name,
+                                         device_uuid, f.test, f.median_us / 1e3, f.mean_us / 1e3, f.min_us / 1e3,
+                                         f.samples, f.gbps, f.speedup});
     }
 }
 
@@ -155,8 +155,7 @@ namespace {
 
 // Runs the examples first (one that fails ends the judging), then the other tests.
 void run_tests(const problem_spec& spec, const std::vector<int>& tests,
-               const std::vector<std::filesystem::path>& expected_files, runner_session& session,
-               judgement& result) {
+               const std::vector<std::filesystem::path>& expected_files, runner_session& session, judgement& result) {
     const judge_job job = judge_job_for(spec, tests, expected_files);
     judge_job examples, rest;
     for (const auto& test : job.tests)

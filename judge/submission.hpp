@@ -58,8 +58,8 @@ std::vector<int> select_tests(const problem_spec& spec, const std::vector<test_k
 
 // Throws problem_error when the problem's own files fail (its reference crashes, say). What the
 // history cannot keep is a warning: the judgement stands.
-judgement judge_submission(const problem_spec& spec, const std::filesystem::path& source,
-                           const judge_options& options, judge_context& context);
+judgement judge_submission(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options,
+                           judge_context& context);
 
 // The one decision: compile, device, the first failed test, then the first failed timed run.
 void decide(judgement& result);

@@ -24,7 +24,7 @@ namespace gpujudge {
 namespace {
 
 std::mutex g_children_mutex;
-std::set<int> g_children;  // processes the judge started and still waits for
+std::set<int> g_children;   // processes the judge started and still waits for
 std::set<int> g_abandoned;  // killed, not waited for: reaped by the next sweep that finds them gone
 
 // Children are added under the lock that spans their spawn (see child_process), so that
@@ -38,7 +38,10 @@ void untrack(int pid) {
 
 std::string child_exit::describe() const {
     if (timed_out) return "killed after its time limit";
-    if (signaled) return fmt::format("signal {} ({})", sigabbrev_np(signal) ? fmt::format("SIG{}", sigabbrev_np(signal)) : std::to_string(signal), strsignal(signal));
+    if (signaled)
+        return fmt::format("signal {} ({})",
+                           sigabbrev_np(signal) ? fmt::format("SIG{}", sigabbrev_np(signal)) : std::to_string(signal),
+                           strsignal(signal));
     return fmt::format("exit status {}", code);
 }
 
@@ -122,7 +125,9 @@ command_result run_command(const std::vector<std::string>& argv, std::chrono::se
     return result;
 }
 
-void become_subreaper() { prctl(PR_SET_CHILD_SUBREAPER, 1); }
+void become_subreaper() {
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
 
 std::vector<int> children_of(int parent) {
     std::vector<int> children;

@@ -98,9 +98,7 @@ struct choice {
     std::vector<timed_data_job> spare;
 
     // Another round can help only where changes have told a variant apart already.
-    bool worth_another_round(std::size_t count) const {
-        return chosen.size() < count && chosen.size() > 1;
-    }
+    bool worth_another_round(std::size_t count) const { return chosen.size() < count && chosen.size() > 1; }
 };
 
 // Keeps the candidates whose outputs no kept data set's pass for (and the reverse), fewest
@@ -140,7 +138,9 @@ std::mt19937_64 fresh_secret() {
     return std::mt19937_64(seed);
 }
 
-data_set_spec own_data(const test_spec& test) { return {test.seed, {}}; }
+data_set_spec own_data(const test_spec& test) {
+    return {test.seed, {}};
+}
 
 std::vector<std::vector<timed_data_job>> choose_timed_data(const problem_spec& spec, const std::vector<int>& tests,
                                                            int count, reference_outputs& references,

@@ -17,7 +17,9 @@ command_result gpujudge_cli(std::vector<std::string> args) {
     return run_command(args, std::chrono::seconds(300));
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 const std::string kFixtures = GPUJUDGE_TEST_FIXTURES;
 
@@ -92,14 +94,17 @@ TEST_CASE("a wrong signature is a compile error that shows the expected one", "[
     const auto result = gpujudge_cli({"submit", "reduction", kFixtures + "/wrong_signature.cu"});
     CHECK(result.exit.code == exit_compile_error);
     CHECK(contains(result.output, "wrong_signature.cu(3): error"));
-    CHECK(contains(result.output, "The expected signature is:\n    extern \"C\" void solve(const float* input, float* output, int N)"));
+    CHECK(
+        contains(result.output,
+                 "The expected signature is:\n    extern \"C\" void solve(const float* input, float* output, int N)"));
     const auto missing = gpujudge_cli({"submit", "reduction", kFixtures + "/no_solve.cu"});
     CHECK(missing.exit.code == exit_compile_error);
     CHECK(contains(missing.output, "solve is not defined. Define it exactly as:"));
 }
 
 TEST_CASE("submit --json prints one object with the verdict and the tests", "[cli]") {
-    const auto result = gpujudge_cli({"submit", "--json", "reduction", GPUJUDGE_SOURCE_DIR "/solutions/reduction/warp_shuffle.cu"});
+    const auto result =
+        gpujudge_cli({"submit", "--json", "reduction", GPUJUDGE_SOURCE_DIR "/solutions/reduction/warp_shuffle.cu"});
     const auto json = nlohmann::json::parse(result.output);
     CHECK(json.at("tests").is_array());
     if (json.at("verdict") == "no_device") {

@@ -192,7 +192,8 @@ TEST_CASE("int buffers take whole numbers only", "[spec]") {
 }
 
 TEST_CASE("conditions and constraint expressions are checked per test", "[spec]") {
-    std::string yaml = replaced("constraints:\n  N: [1, 1000]", "constraints:\n  N: [1, 1000]\nconditions: [\"N > 3\"]");
+    std::string yaml =
+        replaced("constraints:\n  N: [1, 1000]", "constraints:\n  N: [1, 1000]\nconditions: [\"N > 3\"]");
     CHECK(error_of(yaml) == "problem.yaml:18: test 'ex': condition 'N > 3' does not hold");
 }
 

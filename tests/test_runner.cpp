@@ -1,10 +1,10 @@
 // The child-process runner, end to end, with host-built fake solutions: no GPU needed.
-#include "subprocess.hpp"
 #include "submission.hpp"
+#include "subprocess.hpp"
 
-#include <catch2/catch.hpp>
 #include <signal.h>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <chrono>
 #include <cstdlib>
@@ -43,7 +43,9 @@ std::vector<verdict> verdicts(const judgement& result) {
     return out;
 }
 
-int children_of_this_process() { return static_cast<int>(children_of(getpid()).size()); }
+int children_of_this_process() {
+    return static_cast<int>(children_of(getpid()).size());
+}
 
 }  // namespace
 
@@ -95,7 +97,8 @@ TEST_CASE("exit() inside solve is a runtime error, not a pass", "[runner]") {
 TEST_CASE("writes outside the output or into a const input are memory violations", "[runner]") {
     const auto past = judge_fake("writes_past_output");
     CHECK(past.overall == verdict::memory_violation);
-    CHECK(past.tests[0].message == "solve wrote past the end of 'output' (0 bytes past it, element [1] of a buffer of 1)");
+    CHECK(past.tests[0].message ==
+          "solve wrote past the end of 'output' (0 bytes past it, element [1] of a buffer of 1)");
     const auto input = judge_fake("writes_input");
     CHECK(input.overall == verdict::memory_violation);
     CHECK(input.tests[0].message == "solve wrote into the const input 'input': input[1] was 2, now 3");

@@ -1,9 +1,9 @@
 // Timed runs are judged runs: fresh data in other buffers every call, every output verified.
 // Host-built fakes stand in for kernels, so these run without a GPU.
+#include "benchmarking.hpp"
 #include "clock_choice.hpp"
 #include "sample_stats.hpp"
 #include "submission.hpp"
-#include "benchmarking.hpp"
 #include "subprocess.hpp"
 
 #include <catch2/catch.hpp>
@@ -80,8 +80,13 @@ TEST_CASE("a time below the physical floor is refused and never recorded", "[tim
 
 TEST_CASE("the floor is the problem's bytes at the measured ceiling, with a margin", "[floor]") {
     const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/problems/tiny_sum");
-    test_report report{static_cast<int>(spec.tests.size()) - 1, "N = 100000", test_kind::benchmark,
-                       verdict::accepted, "", 0, timing_summary{}};
+    test_report report{static_cast<int>(spec.tests.size()) - 1,
+                       "N = 100000",
+                       test_kind::benchmark,
+                       verdict::accepted,
+                       "",
+                       0,
+                       timing_summary{}};
     // 400004 bytes at 1000 GB/s take 0.400 µs; the floor allows 10 % more speed: 0.364 µs.
     report.timing->stats.median = 0.000365;  // ms
     CHECK(figures_of(spec, report, 1000).result == verdict::accepted);
