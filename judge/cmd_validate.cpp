@@ -2,6 +2,7 @@
 #include "catalog.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "progress.hpp"
 #include "test_data.hpp"
 #include "user_errors.hpp"
 
@@ -161,14 +162,35 @@ void check_files(problem_check& check, judge_context& context) {
 }
 
 // Every solution of every problem compiles in one parallel pass.
-void compile_solutions(std::vector<problem_check>& checks, judge_context& context, unsigned jobs) {
+void compile_solutions(std::vector<problem_check>& checks, judge_context& context, unsigned jobs,
+                       const progress_hook& shown) {
     std::vector<std::pair<std::size_t, std::size_t>> builds;
     for (std::size_t p = 0; p < checks.size(); ++p)
         for (std::size_t s = 0; s < checks[p].solutions.size(); ++s) builds.emplace_back(p, s);
+    std::atomic<int> started{0};
     parallel_for(builds.size(), jobs, [&](std::size_t i) {
         auto [p, s] = builds[i];
-        checks[p].builds[s] = compile_solution(*checks[p].spec, checks[p].solutions[s].path, context.compiler);
+        const solution_file& solution = checks[p].solutions[s];
+        if (shown)
+            shown({progress_step::stage::compiling, ++started, static_cast<int>(builds.size()),
+                   solution.path.filename().string()});
+        checks[p].builds[s] = compile_solution(*checks[p].spec, solution.path, context.compiler);
     });
+}
+
+// The references and the compiles, before anything is printed: on a terminal, what is going on.
+void check_and_compile(std::vector<problem_check>& checks, judge_context& context, unsigned jobs) {
+    std::optional<progress> shown;
+    if (progress::wanted(stderr, false)) shown.emplace(stderr);
+    const progress_hook hook = shown ? shown->hook() : nullptr;
+    for (std::size_t p = 0; p < checks.size(); ++p) {
+        if (!checks[p].spec) continue;
+        if (hook)
+            hook({progress_step::stage::references, static_cast<int>(p + 1), static_cast<int>(checks.size()),
+                  checks[p].name});
+        check_files(checks[p], context);
+    }
+    compile_solutions(checks, context, jobs, hook);
 }
 
 // One line for a problem that passed, its errors for one that did not; its exit code.
@@ -207,9 +229,7 @@ command_action define_validate(CLI::App& command) {
                 fmt::print("validate --run: skipped, no GPU: {}\n", *no_device);
                 return static_cast<int>(exit_no_device);
             }
-        for (auto& check : checks)
-            if (check.spec) check_files(check, context.judge);
-        compile_solutions(checks, context.judge, opts->jobs);
+        check_and_compile(checks, context.judge, opts->jobs);
         int exit = exit_accepted;
         for (auto& check : checks) {
             for (std::size_t s = 0; s < check.builds.size(); ++s) check_build(check, s);

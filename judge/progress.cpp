@@ -7,10 +7,12 @@ namespace gpujudge {
 
 std::string describe(const progress_step& step) {
     switch (step.what) {
-        case progress_step::stage::compiling:
-            return "compiling";
+        case progress_step::stage::compiling:  // one file, or one of many (validate)
+            return step.total > 0 ? fmt::format("compiling {} of {}: {}", step.number, step.total, step.name)
+                                  : "compiling";
         case progress_step::stage::references:
-            return "computing expected outputs";
+            return step.total > 0 ? fmt::format("checking problem {} of {}: {}", step.number, step.total, step.name)
+                                  : "computing expected outputs";
         case progress_step::stage::testing:
             return fmt::format("test {} of {}: {}", step.number, step.total, step.name);
         case progress_step::stage::timing:

@@ -200,18 +200,46 @@ named_arrays call_reference(session& s, const test_spec& test, named_arrays inpu
     }
 }
 
-// Independent reference runs on all cores, as many at once as the memory budget allows. Requests
-// on the same test and seed (a test's data and its variants) share one generation of the inputs.
-void run_reference_job(session& s, const reference_job& job) {
-    std::map<std::pair<int, std::uint64_t>, named_arrays> shared;
-    std::map<std::pair<int, std::uint64_t>, int> members;
+using data_key = std::pair<int, std::uint64_t>;  // test, seed
+
+// The inputs that several requests vary (a test's data and its variants), generated once.
+std::map<data_key, named_arrays> shared_inputs(const session& s, const reference_job& job) {
+    std::map<data_key, int> members;
     for (const auto& request : job.requests) ++members[{request.test, request.data.seed}];
+    std::map<data_key, named_arrays> shared;
     for (const auto& [key, count] : members)
         if (count > 1) shared.emplace(key, host_inputs(s.spec, s.test(key.first), {key.second, {}}));
+    return shared;
+}
+
+// Host memory that the requests in flight hold, kept under a budget (one request always runs).
+class memory_gate {
+public:
+    explicit memory_gate(std::size_t budget) : budget_(budget) {}
+    void enter(std::size_t bytes) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        freed_.wait(lock, [&] { return in_flight_ == 0 || in_flight_ + bytes <= budget_; });
+        in_flight_ += bytes;
+    }
+    void leave(std::size_t bytes) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        in_flight_ -= bytes;
+        freed_.notify_all();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable freed_;
+    std::size_t in_flight_ = 0;
+    std::size_t budget_;
+};
+
+// Independent reference runs on all cores, as many at once as the memory budget allows. Requests
+// on the same test and seed share one generation of the inputs.
+void run_reference_job(session& s, const reference_job& job) {
+    const std::map<data_key, named_arrays> shared = shared_inputs(s, job);
+    memory_gate gate(reference_memory_budget());
     std::mutex mutex;
-    std::condition_variable freed;
-    std::size_t in_flight = 0;
-    const std::size_t budget = reference_memory_budget();
     std::optional<std::pair<std::size_t, std::string>> failure;  // that of the first request that failed
     std::atomic<std::size_t> next{0};
     auto work = [&] {
@@ -219,11 +247,7 @@ void run_reference_job(session& s, const reference_job& job) {
             const reference_request& request = job.requests[i];
             const test_spec& test = s.test(request.test);
             const std::size_t bytes = buffer_bytes(s.spec, test);
-            {
-                std::unique_lock<std::mutex> lock(mutex);
-                freed.wait(lock, [&] { return in_flight == 0 || in_flight + bytes <= budget; });
-                in_flight += bytes;
-            }
+            gate.enter(bytes);
             try {
                 const auto base = shared.find({request.test, request.data.seed});
                 named_arrays inputs = base != shared.end() ? with_changes(s.spec, base->second, request.data)
@@ -235,9 +259,7 @@ void run_reference_job(session& s, const reference_job& job) {
                 // The first in request order, not in time: the same message every run.
                 if (!failure || i < failure->first) failure = {i, error.what()};
             }
-            std::lock_guard<std::mutex> lock(mutex);
-            in_flight -= bytes;
-            freed.notify_all();
+            gate.leave(bytes);
         }
     };
     std::vector<std::thread> threads;

@@ -195,7 +195,7 @@ TEST_CASE("an unknown command is named as such", "[cli][errors]") {
     CHECK(extra.output == "gpujudge: The following argument was not expected: extra (see gpujudge --help)\n");
 }
 
-TEST_CASE("--version prints the version", "[cli][errors]") {
+TEST_CASE("the --version option prints the version", "[cli][errors]") {
     for (const auto& args : std::vector<std::vector<std::string>>{{"--version"}, {"list", "--version"}}) {
         const auto result = run_gpujudge(args);
         CHECK(result.exit.code == exit_accepted);
@@ -213,7 +213,8 @@ TEST_CASE("global options are accepted after the command", "[cli][errors]") {
     CHECK(nlohmann::json::parse(host.output).at("verdict") == "accepted");
 }
 
-TEST_CASE("--tests takes one comma-separated value, and the file after it stays the source", "[cli][errors]") {
+TEST_CASE("the --tests option takes one comma-separated value, and the file after it stays the source",
+          "[cli][errors]") {
     const auto result = run_gpujudge(
         {"--backend", "host", "submit", "--json", "--no-bench", kTinySum, "--tests", "examples", kCorrectHost});
     CHECK(result.exit.code == exit_accepted);

@@ -21,6 +21,9 @@ TEST_CASE("progress steps read as the phase and the test in progress", "[progres
     CHECK(describe({stage::references, 0, 0, ""}) == "computing expected outputs");
     CHECK(describe({stage::testing, 3, 7, "N = 1000"}) == "test 3 of 7: N = 1000");
     CHECK(describe({stage::timing, 2, 3, "N = 100000"}) == "timing size 2 of 3: N = 100000");
+    // validate's steps: a problem of the catalog, a file of all the solutions
+    CHECK(describe({stage::references, 2, 18, "softmax"}) == "checking problem 2 of 18: softmax");
+    CHECK(describe({stage::compiling, 40, 131, "naive.cu"}) == "compiling 40 of 131: naive.cu");
 }
 
 TEST_CASE("the progress line stays blank for the first second, then shows the step and the time", "[progress]") {

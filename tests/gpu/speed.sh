@@ -2,9 +2,10 @@
 # Issue 8's measurements on the GPU machine, in one call:
 #   tests/gpu/on-device.sh tests/gpu/speed.sh [--spread] [problems...]
 # First the device self-checks, then per problem (the first accepted, non-baseline solution): a
-# warm-up submit (references and the baseline's figures computed once), then wall times of
-# submit (with timing), submit --no-bench, and a submission that fails its first example (the
-# `init` starter), each on a copy nvcc has not seen; the judge's --timings line gives nvcc's share.
+# warm-up submit (references and the baseline's figures computed once), `run` of the same file
+# (compiled by then), then wall times of submit (with timing), submit --no-bench, and a submission
+# that fails its first example (the `init` starter), each on a copy nvcc has not seen; the judge's
+# --timings line gives nvcc's share. At the end, the history of all those attempts.
 # --spread adds five consecutive benches of one solution, CUB's % of the ceiling, and a
 # private-stream solution (host clock). Logs go to $OUT or ./acceptance-logs.
 set -uo pipefail
@@ -39,12 +40,13 @@ first_accepted() {
   done
 }
 
-printf "| problem | solution | nvcc s | submit s (exit) | --no-bench s (exit) | fails 1st example s (exit) | first submit s |\n|---|---|---:|---:|---:|---:|---:|\n" | tee "$out/speed.md"
+printf "| problem | solution | nvcc s | submit s (exit) | --no-bench s (exit) | fails 1st example s (exit) | first submit s | run, compiled s (exit) |\n|---|---|---:|---:|---:|---:|---:|---:|\n" | tee "$out/speed.md"
 for p in "${problems[@]}"; do
   sol=$(first_accepted "$p")
   [ -n "$sol" ] || continue
   dir=$(dirname "$sol")
   read -r t0 r0 c0 <<<"$(timed_run submit "$p" "$sol")"
+  read -r t4 r4 c4 <<<"$(timed_run run "$p" "$sol")"
   cp "$sol" "$dir/.speed_timed.cu" && echo "// $RANDOM$RANDOM timed" >>"$dir/.speed_timed.cu"
   cp "$sol" "$dir/.speed_nobench.cu" && echo "// $RANDOM$RANDOM no-bench" >>"$dir/.speed_nobench.cu"
   "$judge" init "$p" "$dir/.speed_fail.cu" --force >/dev/null && echo "// $RANDOM$RANDOM" >>"$dir/.speed_fail.cu"
@@ -52,9 +54,13 @@ for p in "${problems[@]}"; do
   read -r t2 r2 c2 <<<"$(timed_run submit --no-bench "$p" "$dir/.speed_nobench.cu")"
   read -r t3 r3 c3 <<<"$(timed_run submit "$p" "$dir/.speed_fail.cu")"
   rm -f "$dir"/.speed_*.cu
-  printf "| %s | %s | %s | %.1f (%s) | %.1f (%s) | %.1f (%s) | %.1f |\n" "$p" "$(basename "$sol")" "$c2" "$t1" "$r1" "$t2" "$r2" "$t3" "$r3" "$t0" | tee -a "$out/speed.md"
+  printf "| %s | %s | %s | %.1f (%s) | %.1f (%s) | %.1f (%s) | %.1f | %.1f (%s) |\n" "$p" "$(basename "$sol")" "$c2" "$t1" "$r1" "$t2" "$r2" "$t3" "$r3" "$t0" "$t4" "$r4" | tee -a "$out/speed.md"
 done
 grep "^timings:" "$out/speed.log" | tail -4
+echo "== gpujudge history (newest first)"
+"$judge" --color never history >"$out/history.txt" 2>&1
+echo "history exit $?: $(grep -c . "$out/history.txt") lines in $out/history.txt"
+head -12 "$out/history.txt"
 
 if [ $spread = 1 ]; then
   s=solutions/reduction
