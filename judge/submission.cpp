@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <fstream>
 #include <future>
 
 namespace gpujudge {
@@ -208,6 +209,41 @@ bool load_submission(runner_session& session, bool on_device, judge_context& con
     return true;
 }
 
+// nvcc needs the GPU's architecture, which the runner reports once it has opened the device (a
+// quarter of a second). The last one seen is the guess to start compiling with; a wrong guess
+// (another GPU, or a file the submission rewrote) costs a second compile, never a wrong library.
+std::filesystem::path arch_file(const judge_context& context) {
+    return context.compiler.cache_dir / "last-arch";
+}
+
+std::string guessed_arch(const judge_context& context) {
+    std::ifstream file(arch_file(context));
+    std::string arch;
+    file >> arch;
+    return arch;
+}
+
+compile_result compile_for_device(const problem_spec& spec, const std::filesystem::path& source,
+                                  runner_session& session, judge_context& context, judgement& result) {
+    phase_timings& timings = context.timings;
+    std::optional<compile_result> compiled;
+    const std::string guess = guessed_arch(context);
+    if (!guess.empty()) {
+        context.compiler.arch = guess;
+        compiled = timings.measure("compile", [&] { return compile_solution(spec, source, context.compiler); });
+    }
+    result.device = timings.measure("device start", [&] { return session.device(); });
+    result.no_device = session.no_device();
+    if (result.device && result.device->arch != guess) {
+        context.compiler.arch = result.device->arch;
+        std::ofstream(arch_file(context)) << result.device->arch << "\n";
+        compiled.reset();
+    }
+    if (!compiled)
+        compiled = timings.measure("compile", [&] { return compile_solution(spec, source, context.compiler); });
+    return *compiled;
+}
+
 // judge_submission, up to the decision: what is kept of it is not its business.
 judgement judge_decided(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options,
                         judge_context& context) {
@@ -226,15 +262,9 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
     std::future<timed_plan> plan = plan_in_background(spec, options, references, expected, timings);
     const cancel_on_exit drop_plan{references};  // before `plan` waits for its thread
     const bool on_device = context.runner.backend == runner_backend::device;
-    if (on_device) {
-        result.device = timings.measure("device start", [&] { return session.device(); });
-        result.no_device = session.no_device();
-        if (result.device) context.compiler.arch = result.device->arch;
-    }
-    result.compile = timings.measure("compile", [&] {
-        return on_device ? compile_solution(spec, source, context.compiler)
-                         : compile_host(spec, source, "solve", context.compiler);
-    });
+    result.compile =
+        on_device ? compile_for_device(spec, source, session, context, result)
+                  : timings.measure("compile", [&] { return compile_host(spec, source, "solve", context.compiler); });
     say(context, progress_step::stage::references);
     const auto expected_files = expected.get();
     if (!result.compile.ok || result.no_device) {
