@@ -1,4 +1,5 @@
 // The child-process runner, end to end, with host-built fake solutions: no GPU needed.
+#include "reference_outputs.hpp"
 #include "submission.hpp"
 #include "subprocess.hpp"
 
@@ -9,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <future>
 
 using namespace gpujudge;
 
@@ -155,4 +157,18 @@ TEST_CASE("a submission that closes the result channel gets a runtime error", "[
           "the result channel closed while the process kept running: the submission closed or replaced the judge's "
           "file descriptor");
     CHECK(children_of_this_process() == 0);
+}
+
+TEST_CASE("reference work no longer wanted is dropped at once, and none is started after", "[runner]") {
+    judge_context context = host_context();
+    context.runner.reference_limit_s = 60;  // far longer than the test waits
+    const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/broken_problems/reference_hang");
+    reference_outputs references(spec, build_reference(spec, context), context.compiler.cache_dir, context.runner);
+    const std::vector<reference_outputs::item> items{{1, {5, {}}}};  // 'N = 5': its reference never returns
+    auto pending = std::async(std::launch::async, [&] { return references.ensure(items, true); });
+    CHECK(pending.wait_for(std::chrono::milliseconds(300)) == std::future_status::timeout);  // it hangs
+    references.cancel();
+    REQUIRE(pending.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+    CHECK_THROWS_AS(pending.get(), reference_outputs::cancelled);
+    CHECK_THROWS_AS(references.ensure(items, true), reference_outputs::cancelled);
 }
