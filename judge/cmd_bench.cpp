@@ -2,6 +2,7 @@
 #include "catalog.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "progress.hpp"
 #include "timed_data.hpp"
 #include "user_errors.hpp"
 
@@ -38,6 +39,7 @@ bench_entry time_source(const problem_spec& spec, const std::filesystem::path& s
     entry.compile = compile_solution(spec, source, context.compiler);
     if (!entry.compile.ok) return entry;
     runner_session session(spec, context.runner);
+    session.report_progress(context.progress);
     if (auto failure = session.load(entry.compile.library, "solve")) {
         entry.figures.push_back({headline_test(spec).value_or(""), verdict::runtime_error, *failure});
         return entry;
@@ -65,12 +67,17 @@ bench_report bench_problem(const problem_spec& spec, const std::vector<std::file
     }
     report.peak_gbps = peak.value_or(0);
     reference_outputs references(spec, build_reference(spec, context), context.compiler.cache_dir, context.runner);
+    if (context.progress) context.progress({progress_step::stage::references, 0, 0, ""});
     std::mt19937_64 secret = fresh_secret();
     const timed_plan plan = plan_timed_runs(spec, references, settings, secret);
     if (auto base = baseline_entry(spec, plan, context, context.results, *report.device, report.peak_gbps))
         report.entries.push_back(std::move(*base));
-    for (const auto& source : sources)
-        report.entries.push_back(time_source(spec, source, plan, report.peak_gbps, context));
+    for (std::size_t s = 0; s < sources.size(); ++s) {
+        if (context.progress)
+            context.progress({progress_step::stage::compiling, static_cast<int>(s + 1),
+                              static_cast<int>(sources.size()), sources[s].filename().string()});
+        report.entries.push_back(time_source(spec, sources[s], plan, report.peak_gbps, context));
+    }
     add_speedups(report);
     return report;
 }
@@ -110,9 +117,11 @@ command_action define_bench(CLI::App& command) {
         int exit = exit_accepted;
         for (const auto& name : problems) {
             const problem_spec spec = load_named_problem(context, name);
-            const bench_report report =
-                bench_problem(spec, sources_for(context, spec, opts->all ? std::vector<std::string>{} : opts->files),
-                              opts->timing, context.judge);
+            const auto sources = sources_for(context, spec, opts->all ? std::vector<std::string>{} : opts->files);
+            const bench_report report = [&] {
+                const progress_scope shown(context.judge.progress, opts->json);  // erased before the table
+                return bench_problem(spec, sources, opts->timing, context.judge);
+            }();
             if (opts->json)
                 all.push_back(bench_json(report));
             else if (report.no_device)

@@ -180,9 +180,8 @@ void compile_solutions(std::vector<problem_check>& checks, judge_context& contex
 
 // The references and the compiles, before anything is printed: on a terminal, what is going on.
 void check_and_compile(std::vector<problem_check>& checks, judge_context& context, unsigned jobs) {
-    std::optional<progress> shown;
-    if (progress::wanted(stderr, false)) shown.emplace(stderr);
-    const progress_hook hook = shown ? shown->hook() : nullptr;
+    const progress_scope shown(context.progress, false);
+    const progress_hook& hook = context.progress;
     for (std::size_t p = 0; p < checks.size(); ++p) {
         if (!checks[p].spec) continue;
         if (hook)

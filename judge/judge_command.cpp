@@ -39,13 +39,7 @@ void print_judgement(const cli_context& context, const problem_spec& spec, const
 // Judges with progress on a terminal; the line is erased (the progress gone) before it returns.
 judgement judge_with_progress(cli_context& context, const problem_spec& spec, const judge_request& request,
                               const judge_options& options) {
-    std::optional<progress> shown;
-    if (progress::wanted(stderr, request.json)) shown.emplace(stderr);
-    context.judge.progress = shown ? shown->hook() : nullptr;
-    struct forget_hook {  // the hook points into `shown`, which goes with this scope
-        judge_context& judge;
-        ~forget_hook() { judge.progress = nullptr; }
-    } forget{context.judge};
+    const progress_scope shown(context.judge.progress, request.json);
     return judge_submission(spec, request.source, options, context.judge);
 }
 

@@ -80,4 +80,13 @@ void progress::draw_until_stopped() {
     }
 }
 
+progress_scope::progress_scope(progress_hook& hook, bool json) : hook_(hook) {
+    if (progress::wanted(stderr, json)) shown_.emplace(stderr);
+    hook_ = shown_ ? shown_->hook() : nullptr;
+}
+
+progress_scope::~progress_scope() {
+    hook_ = nullptr;
+}  // the hook points into shown_, which goes next
+
 }  // namespace gpujudge

@@ -74,4 +74,18 @@ private:
     std::thread drawer_;
 };
 
+// A command's progress while it lives: drawn on stderr where wanted (a terminal, not --json), its hook
+// stored in `hook` (left empty otherwise) and taken back, the line erased, when it goes.
+class progress_scope {
+public:
+    progress_scope(progress_hook& hook, bool json);
+    ~progress_scope();
+    progress_scope(const progress_scope&) = delete;
+    progress_scope& operator=(const progress_scope&) = delete;
+
+private:
+    progress_hook& hook_;
+    std::optional<progress> shown_;
+};
+
 }  // namespace gpujudge
