@@ -26,6 +26,13 @@ std::string format_coordinates(const std::vector<long long>& coordinates) {
 
 namespace {
 
+void note_mismatch(mismatch_pattern& pattern, std::size_t index, bool not_written, bool nonfinite) {
+    if (pattern.num_mismatches++ == 0) pattern.first_index = index;
+    pattern.last_index = index;
+    pattern.num_not_written += not_written;
+    pattern.num_nonfinite_got += nonfinite && !not_written;  // NaN poison is "not written", not overflow
+}
+
 std::string format_value(double v) {
     if (std::isnan(v)) return "NaN";
     // Integers (every int32 output) print whole, not in exponent form.
@@ -55,9 +62,11 @@ comparison compare_output(const std::string& name, const host_array& expected, c
             if (ref != 0) result.max_rel_error = std::max(result.max_rel_error, abs_error / std::fabs(ref));
         }
         if (ok) continue;
+        note_mismatch(result.pattern, i, got.bits(i) == poison, std::isfinite(ref) && !std::isfinite(value));
         if (result.num_mismatches++ < max_reported)
             result.first_mismatches.push_back({i, coordinates_of(i, extents), ref, value, got.bits(i) == poison});
     }
+    result.pattern.num_items = expected.size();
     return result;
 }
 
@@ -75,6 +84,7 @@ std::string comparison::describe() const {
         text += fmt::format("\n  ... and {} more", num_mismatches - first_mismatches.size());
     if (max_abs_error > 0)
         text += fmt::format("\n  max abs error {:.3g}, max rel error {:.3g}", max_abs_error, max_rel_error);
+    if (const auto cause = likely_cause(pattern)) text += "\n  " + *cause;
     return text;
 }
 

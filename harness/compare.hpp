@@ -1,6 +1,7 @@
 #pragma once
 // Elementwise comparison of an output against the reference: |got - ref| <= atol + rtol * |ref|.
 #include "host_array.hpp"
+#include "likely_cause.hpp"
 
 #include <cstddef>
 #include <string>
@@ -25,6 +26,7 @@ struct comparison {
     double max_rel_error = 0;
     double atol = 0;
     double rtol = 0;
+    mismatch_pattern pattern;  // for a likely cause (likely_cause.hpp)
 
     bool passed() const { return num_mismatches == 0; }
     // "output[3, 1]: expected 10, got 9.5 (abs error 0.5)"; several lines for several mismatches.

@@ -1,0 +1,82 @@
+// The likely-cause rules, on outputs made to show each pattern, and silent where none fits.
+#include "compare.hpp"
+#include "poison.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+using namespace gpujudge;
+
+namespace {
+
+host_array floats(std::size_t n, float value) {
+    host_array out(element_type::f32, n);
+    for (std::size_t i = 0; i < n; ++i) std::memcpy(static_cast<char*>(out.data()) + 4 * i, &value, 4);
+    return out;
+}
+
+void poison_at(host_array& a, std::size_t i) {
+    a.set_bits(i, poison_word(a.type()));
+}
+
+void set_float(host_array& a, std::size_t i, float value) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &value, 4);
+    a.set_bits(i, bits);
+}
+
+std::string cause_of(const host_array& expected, const host_array& got) {
+    const comparison c = compare_output("out", expected, got, {1e-6, 1e-6}, {static_cast<long long>(expected.size())});
+    const auto cause = likely_cause(c.pattern);
+    return cause ? *cause : "";
+}
+
+}  // namespace
+
+TEST_CASE("an output never written, wholly or in part, is named as such", "[compare][cause]") {
+    const host_array expected = floats(1000, 2.0f);
+    host_array got = floats(1000, 2.0f);
+    for (std::size_t i = 0; i < 1000; ++i) poison_at(got, i);
+    CHECK(cause_of(expected, got) ==
+          "likely cause: the output was never written (the poison the judge put there is intact): check the "
+          "kernel is launched and writes to this pointer");
+    got = floats(1000, 2.0f);
+    for (std::size_t i = 500; i < 700; ++i) poison_at(got, i);
+    CHECK(cause_of(expected, got) ==
+          "likely cause: 200 elements were never written (the judge's poison is intact there): the grid or a "
+          "loop does not cover the whole output");
+}
+
+TEST_CASE("NaN or infinity where the reference is finite is an overflow", "[compare][cause]") {
+    const host_array expected = floats(8, 0.125f);
+    host_array got = floats(8, 0.125f);
+    set_float(got, 3, std::numeric_limits<float>::infinity());
+    set_float(got, 5, std::nanf(""));
+    CHECK(cause_of(expected, got).rfind("likely cause: NaN or infinity where the reference is finite", 0) == 0);
+}
+
+TEST_CASE("mismatches exactly past the last multiple of a width are a dropped tail", "[compare][cause]") {
+    const host_array expected = floats(1027, 1.0f);
+    host_array got = floats(1027, 1.0f);
+    for (std::size_t i = 1024; i < 1027; ++i) set_float(got, i, 0.0f);
+    CHECK(cause_of(expected, got) ==
+          "likely cause: only the last 3 elements (past 1024, the last multiple of 1024) are wrong: the remainder "
+          "after a loop over groups of 1024 is not handled");
+    host_array vector_tail = floats(1027, 1.0f);
+    set_float(vector_tail, 1026, 0.0f);  // 1027 = 4 * 256 + 3, but only one of those three is wrong
+    CHECK(cause_of(expected, vector_tail).empty());
+}
+
+TEST_CASE("no cause is guessed for scattered wrong values or a wrong scalar", "[compare][cause]") {
+    const host_array expected = floats(1000, 1.0f);
+    host_array got = floats(1000, 1.0f);
+    set_float(got, 10, 3.0f);
+    set_float(got, 900, 3.0f);
+    CHECK(cause_of(expected, got).empty());
+    CHECK(cause_of(floats(1, 36.0f), floats(1, 28.0f)).empty());
+    CHECK(cause_of(expected, expected).empty());  // and nothing for a pass
+}
