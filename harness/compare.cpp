@@ -26,11 +26,14 @@ std::string format_coordinates(const std::vector<long long>& coordinates) {
 
 namespace {
 
-void note_mismatch(mismatch_pattern& pattern, std::size_t index, bool not_written, bool nonfinite) {
+// `got` is 0 where the reference itself is not finite: only non-finite values against finite ones count.
+void note_mismatch(mismatch_pattern& pattern, std::size_t index, bool not_written, double got) {
     if (pattern.num_mismatches++ == 0) pattern.first_index = index;
     pattern.last_index = index;
     pattern.num_not_written += not_written;
-    pattern.num_nonfinite_got += nonfinite && !not_written;  // NaN poison is "not written", not overflow
+    if (not_written) return;  // the NaN poison itself is "never written", not an invalid operation
+    pattern.num_nan_got += std::isnan(got);
+    pattern.num_inf_got += std::isinf(got);
 }
 
 std::string format_value(double v) {
@@ -62,7 +65,7 @@ comparison compare_output(const std::string& name, const host_array& expected, c
             if (ref != 0) result.max_rel_error = std::max(result.max_rel_error, abs_error / std::fabs(ref));
         }
         if (ok) continue;
-        note_mismatch(result.pattern, i, got.bits(i) == poison, std::isfinite(ref) && !std::isfinite(value));
+        note_mismatch(result.pattern, i, got.bits(i) == poison, std::isfinite(ref) ? value : 0.0);
         if (result.num_mismatches++ < max_reported)
             result.first_mismatches.push_back({i, coordinates_of(i, extents), ref, value, got.bits(i) == poison});
     }

@@ -37,10 +37,15 @@ std::optional<std::string> likely_cause(const mismatch_pattern& p) {
                          "likely cause: {} elements were never written (the judge's poison is intact there): "
                          "the grid or a loop does not cover the whole output",
                          p.num_mismatches);
-    if (p.num_nonfinite_got == p.num_mismatches)
+    if (p.num_inf_got > 0 && p.num_inf_got + p.num_nan_got == p.num_mismatches)
         return std::string(
-            "likely cause: NaN or infinity where the reference is finite: an overflow (exp of a large value "
-            "without subtracting the maximum first) or a division by zero");
+            "likely cause: infinity where the reference is finite: an overflow (exp of a large value without "
+            "subtracting the maximum first), a division by zero or the log of 0");
+    if (p.num_nan_got == p.num_mismatches)
+        return std::string(
+            "likely cause: NaN where the reference is finite: the output was added to before it was written (it "
+            "arrives poisoned with NaN: zero it first, e.g. before atomicAdd), or an invalid operation such as "
+            "inf/inf (exp of a large value without subtracting the maximum) or 0/0");
     return dropped_tail(p);
 }
 

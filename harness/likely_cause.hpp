@@ -12,10 +12,11 @@ namespace gpujudge {
 struct mismatch_pattern {
     std::size_t num_items = 0;
     std::size_t num_mismatches = 0;
-    std::size_t num_not_written = 0;    // mismatches that still hold the poison
-    std::size_t num_nonfinite_got = 0;  // NaN or infinity where the reference is finite
-    std::size_t first_index = 0;        // of the first mismatch
-    std::size_t last_index = 0;         // of the last mismatch
+    std::size_t num_not_written = 0;  // mismatches that still hold the poison
+    std::size_t num_nan_got = 0;      // NaN where the reference is finite (not the poison itself)
+    std::size_t num_inf_got = 0;      // infinity where the reference is finite
+    std::size_t first_index = 0;      // of the first mismatch
+    std::size_t last_index = 0;       // of the last mismatch
 };
 
 // "likely cause: ..." or nothing.
