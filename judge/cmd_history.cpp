@@ -1,6 +1,7 @@
 // `gpujudge history [problem]`: every attempt, newest first, then the personal bests.
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "user_errors.hpp"
 
 #include <fmt/format.h>
 
@@ -88,20 +89,13 @@ command_action define_history(CLI::App& command) {
     command.add_option("problem", opts->problem, "Only this problem's attempts (slug or folder)");
     command.add_flag("--json", opts->json, "Print one JSON object instead of the tables");
     return [opts](cli_context& context) {
-        if (!context.judge.results) {
-            fmt::print(stderr,
-                       "gpujudge: the history database {} cannot be used (see the warning above), so there "
-                       "are no attempts to show; set GPUJUDGE_DATA_DIR to keep them elsewhere\n",
-                       default_history_path().string());
-            return static_cast<int>(exit_usage);
-        }
+        if (!context.judge.results)
+            throw usage_error(fmt::format(
+                "the history database {} cannot be used (see the warning above), so there are no attempts to show; "
+                "set GPUJUDGE_DATA_DIR to keep them elsewhere",
+                default_history_path().string()));
         std::optional<std::string> slug;
-        if (!opts->problem.empty()) {
-            int exit = exit_accepted;
-            const auto spec = load_problem_or_report(context, opts->problem, exit);
-            if (!spec) return exit;
-            slug = spec->slug;
-        }
+        if (!opts->problem.empty()) slug = load_named_problem(context, opts->problem).slug;
         const auto attempts = context.judge.results->attempts(slug);
         const auto bests = context.judge.results->best_attempts(slug);
         if (opts->json)

@@ -11,15 +11,6 @@ problem_spec load_named_problem(const cli_context& context, const std::string& n
     return load_problem(resolve_problem(context.judge.home, name));
 }
 
-std::optional<problem_spec> load_problem_or_report(const cli_context& context, const std::string& name, int& exit) {
-    try {
-        return load_named_problem(context, name);
-    } catch (const std::exception&) {
-        exit = report_current_exception();
-    }
-    return std::nullopt;
-}
-
 void require_source_file(const std::string& path) {
     std::error_code error;
     const auto status = std::filesystem::status(path, error);

@@ -52,9 +52,6 @@ int judge_and_report(cli_context& context, const judge_request& request,
 // refused problem.yaml. Errors reach main, which maps them to exit codes (user_errors.hpp).
 problem_spec load_named_problem(const cli_context& context, const std::string& name);
 
-// As load_named_problem, but prints the reason and returns nullopt, with `exit` set, when it cannot.
-std::optional<problem_spec> load_problem_or_report(const cli_context& context, const std::string& name, int& exit);
-
 // Throws usage_error unless `path` names a file that can be read as a source: "no such file", "is a
 // directory", "file name too long".
 void require_source_file(const std::string& path);
