@@ -31,19 +31,7 @@ if [ $bench = 1 ]; then
   for i in 1 2 3 4 5; do
     $judge --color never bench --json reduction $s/vectorized_float4.cu >"$tmp/repeat$i.json"
   done
-  python3 - "$tmp"/repeat?.json <<'PY'
-import json, sys
-runs = [json.load(open(p)) for p in sys.argv[1:]]
-for entry in range(len(runs[0]["entries"])):
-    for k, fig in enumerate(runs[0]["entries"][entry]["figures"]):
-        figs = [r["entries"][entry]["figures"][k] for r in runs]
-        med = [f["median_us"] for f in figs]
-        name = runs[0]["entries"][entry]["source"].split("/")[-1]
-        print(f"{name} {fig['test']}: " + " ".join(f"{m:.2f}" + ("(host)" if f["host_clock"] else "") for m, f in zip(med, figs))
-              + f" | samples {min(f['samples'] for f in figs)}-{max(f['samples'] for f in figs)}"
-              + f" | event-host gap {max(f['host_median_us'] - f['event_median_us'] for f in figs):.1f} us"
-              + f" | spread {100 * (max(med) / min(med) - 1):.2f}%")
-PY
+  python3 tests/gpu/bench_spread.py "$tmp"/repeat?.json
 fi
 
 echo "== every solution gets its declared verdict"

@@ -69,17 +69,6 @@ if [ $spread = 1 ]; then
   echo "== five consecutive benches of one solution (median µs per size; spread = max/min - 1)"
   tmp=$(mktemp -d)
   for i in 1 2 3 4 5; do "$judge" --color never bench --json reduction $s/vectorized_float4.cu >"$tmp/repeat$i.json"; done
-  python3 - "$tmp"/repeat?.json <<'PY'
-import json, sys
-runs = [json.load(open(p)) for p in sys.argv[1:]]
-for entry in range(len(runs[0]["entries"])):
-    for k, fig in enumerate(runs[0]["entries"][entry]["figures"]):
-        figs = [r["entries"][entry]["figures"][k] for r in runs]
-        med = [f["median_us"] for f in figs]
-        name = runs[0]["entries"][entry]["source"].split("/")[-1]
-        if min(med) <= 0: print(name, fig["test"], [f["verdict"] for f in figs]); continue
-        print(f"{name} {fig['test']}: " + " ".join(f"{m:.2f}" for m in med)
-              + f" | % of peak {figs[0]['percent_of_peak']:.1f} | spread {100 * (max(med) / min(med) - 1):.2f}%")
-PY
+  python3 tests/gpu/bench_spread.py "$tmp"/repeat?.json
 fi
 pgrep -fa gpujudge-runner && echo "LEFTOVER RUNNERS" || echo "no runner process left"
