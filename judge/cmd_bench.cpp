@@ -67,15 +67,14 @@ bench_report bench_problem(const problem_spec& spec, const std::vector<std::file
     }
     report.peak_gbps = peak.value_or(0);
     reference_outputs references(spec, build_reference(spec, context), context.compiler.cache_dir, context.runner);
-    if (context.progress) context.progress({progress_step::stage::references, 0, 0, ""});
+    tell(context.progress, {progress_step::stage::references, 0, 0, ""});
     std::mt19937_64 secret = fresh_secret();
     const timed_plan plan = plan_timed_runs(spec, references, settings, secret);
     if (auto base = baseline_entry(spec, plan, context, context.results, *report.device, report.peak_gbps))
         report.entries.push_back(std::move(*base));
     for (std::size_t s = 0; s < sources.size(); ++s) {
-        if (context.progress)
-            context.progress({progress_step::stage::compiling, static_cast<int>(s + 1),
-                              static_cast<int>(sources.size()), sources[s].filename().string()});
+        tell(context.progress, {progress_step::stage::compiling, static_cast<int>(s + 1),
+                                static_cast<int>(sources.size()), sources[s].filename().string()});
         report.entries.push_back(time_source(spec, sources[s], plan, report.peak_gbps, context));
     }
     add_speedups(report);

@@ -163,7 +163,7 @@ void check_files(problem_check& check, judge_context& context) {
 
 // Every solution of every problem compiles in one parallel pass.
 void compile_solutions(std::vector<problem_check>& checks, judge_context& context, unsigned jobs,
-                       const progress_hook& shown) {
+                       const progress_hook& hook) {
     std::vector<std::pair<std::size_t, std::size_t>> builds;
     for (std::size_t p = 0; p < checks.size(); ++p)
         for (std::size_t s = 0; s < checks[p].solutions.size(); ++s) builds.emplace_back(p, s);
@@ -171,9 +171,8 @@ void compile_solutions(std::vector<problem_check>& checks, judge_context& contex
     parallel_for(builds.size(), jobs, [&](std::size_t i) {
         auto [p, s] = builds[i];
         const solution_file& solution = checks[p].solutions[s];
-        if (shown)
-            shown({progress_step::stage::compiling, ++started, static_cast<int>(builds.size()),
-                   solution.path.filename().string()});
+        tell(hook, {progress_step::stage::compiling, ++started, static_cast<int>(builds.size()),
+                    solution.path.filename().string()});
         checks[p].builds[s] = compile_solution(*checks[p].spec, solution.path, context.compiler);
     });
 }
@@ -181,15 +180,13 @@ void compile_solutions(std::vector<problem_check>& checks, judge_context& contex
 // The references and the compiles, before anything is printed: on a terminal, what is going on.
 void check_and_compile(std::vector<problem_check>& checks, judge_context& context, unsigned jobs) {
     const progress_scope shown(context.progress, false);
-    const progress_hook& hook = context.progress;
     for (std::size_t p = 0; p < checks.size(); ++p) {
         if (!checks[p].spec) continue;
-        if (hook)
-            hook({progress_step::stage::references, static_cast<int>(p + 1), static_cast<int>(checks.size()),
-                  checks[p].name});
+        tell(context.progress, {progress_step::stage::references, static_cast<int>(p + 1),
+                                static_cast<int>(checks.size()), checks[p].name});
         check_files(checks[p], context);
     }
-    compile_solutions(checks, context, jobs, hook);
+    compile_solutions(checks, context, jobs, context.progress);
 }
 
 // One line for a problem that passed, its errors for one that did not; its exit code.

@@ -268,7 +268,7 @@ void runner_session::announce(const nlohmann::json& message, const std::vector<t
     const int test = message.at("body").at("test").get<int>();
     for (std::size_t i = 0; i < reports.size(); ++i)
         if (reports[i].index == test)
-            progress_({stage, static_cast<int>(i + 1), static_cast<int>(reports.size()), reports[i].name});
+            tell(progress_, {stage, static_cast<int>(i + 1), static_cast<int>(reports.size()), reports[i].name});
 }
 
 bool runner_session::judge(const judge_job& job, std::vector<test_report>& reports) {

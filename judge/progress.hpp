@@ -24,6 +24,11 @@ struct progress_step {
 
 using progress_hook = std::function<void(const progress_step&)>;
 
+// Tells `hook` the step, if there is a hook: none is silence.
+inline void tell(const progress_hook& hook, const progress_step& step) {
+    if (hook) hook(step);
+}
+
 // "compiling", "computing expected outputs", "test 3 of 7: N = 1000", "timing size 2 of 3: N = 100000";
 // validate's "checking problem 2 of 18: softmax" and "compiling 40 of 131: naive.cu".
 std::string describe(const progress_step& step);

@@ -116,10 +116,6 @@ void keep(const problem_spec& spec, const std::filesystem::path& source, const j
     }
 }
 
-void say(const judge_context& context, progress_step::stage stage) {
-    if (context.progress) context.progress({stage, 0, 0, ""});
-}
-
 }  // namespace
 
 timed_settings quick_timing() {
@@ -250,7 +246,7 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
     judgement result;
     phase_timings& timings = context.timings;
     result.tests = pending_reports(spec, options.tests);
-    say(context, progress_step::stage::compiling);
+    tell(context.progress, {progress_step::stage::compiling, 0, 0, ""});
     // The runner opens the device while the references and the compiler run.
     runner_session session(spec, context.runner);
     session.report_progress(context.progress);
@@ -265,7 +261,7 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
     result.compile =
         on_device ? compile_for_device(spec, source, session, context, result)
                   : timings.measure("compile", [&] { return compile_host(spec, source, "solve", context.compiler); });
-    say(context, progress_step::stage::references);
+    tell(context.progress, {progress_step::stage::references, 0, 0, ""});
     const auto expected_files = expected.get();
     if (!result.compile.ok || result.no_device) {
         decide(result);
