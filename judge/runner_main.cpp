@@ -23,6 +23,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -202,6 +203,15 @@ named_arrays call_reference(session& s, const test_spec& test, named_arrays inpu
 
 using data_key = std::pair<int, std::uint64_t>;  // test, seed
 
+// exit() called by a reference in one thread runs the process's exit handlers while the other
+// reference threads still run: they can crash on what those handlers destroy, and the judge would
+// read a signal instead of the exit. While references run, exit ends the process at once with its
+// status (on_exit handlers registered last run first, before any static destructor).
+std::atomic<bool> g_references_running{false};
+void end_at_once_in_references(int status, void*) {
+    if (g_references_running) _exit(status);
+}
+
 // The inputs that several requests vary (a test's data and its variants), generated once.
 std::map<data_key, named_arrays> shared_inputs(const session& s, const reference_job& job) {
     std::map<data_key, int> members;
@@ -238,6 +248,7 @@ private:
 // on the same test and seed share one generation of the inputs.
 void run_reference_job(session& s, const reference_job& job) {
     const std::map<data_key, named_arrays> shared = shared_inputs(s, job);
+    g_references_running = true;
     memory_gate gate(reference_memory_budget());
     std::mutex mutex;
     std::optional<std::pair<std::size_t, std::string>> failure;  // that of the first request that failed
@@ -267,6 +278,7 @@ void run_reference_job(session& s, const reference_job& job) {
         1u, std::min<unsigned>(std::thread::hardware_concurrency(), static_cast<unsigned>(job.requests.size())));
     for (unsigned t = 0; t < count; ++t) threads.emplace_back(work);
     for (auto& thread : threads) thread.join();
+    g_references_running = false;
     // What the reference printed reaches the judge's output file now, not when the runner is killed:
     // the judge refuses a reference that prints.
     std::fflush(nullptr);
@@ -312,6 +324,7 @@ void serve(const hello_job& hello, control& in, channel& out) {
 int main() {
     using namespace gpujudge;
     prctl(PR_SET_PDEATHSIG, SIGKILL);  // die with the judge, whatever happens to it
+    on_exit(end_at_once_in_references, nullptr);
     control in;
     std::optional<nlohmann::json> first;
     std::optional<channel_key> key;
