@@ -73,7 +73,7 @@ TEST_CASE("list_solutions reads the .cu files of solutions/<slug>, sorted", "[ca
     CHECK(list_solutions(home.path(), "missing").empty());
 }
 
-TEST_CASE("problems are found by slug or by folder; an unknown one names the known slugs", "[catalog]") {
+TEST_CASE("problems are found by slug or by folder, an unknown one names the known slugs", "[catalog]") {
     temp_dir home("catalog-test");
     write_file(home.path() / "problems/scan/problem.yaml", "");
     write_file(home.path() / "problems/add/problem.yaml", "");

@@ -130,7 +130,7 @@ TEST_CASE("no progress without a terminal, even for work longer than a second", 
     CHECK(contains(result.output, "verdict: "));
 }
 
-TEST_CASE("on a terminal, progress is drawn on stderr and erased; --json stays silent", "[cli][progress]") {
+TEST_CASE("on a terminal, progress is drawn on stderr and erased, --json stays silent", "[cli][progress]") {
     const isolated_cli gpujudge("progress-tty");
     // script(1) gives the command a pseudo-terminal; its output is what that terminal showed.
     const auto shown = [&](const std::vector<std::string>& args) {

@@ -91,7 +91,7 @@ TEST_CASE("mismatches are counted and described with their coordinates", "[compa
           "  max abs error 0.5, max rel error 0.167");
 }
 
-TEST_CASE("NaN and infinities match only themselves; integers compare exactly", "[compare]") {
+TEST_CASE("NaN and infinities match only themselves, integers compare exactly", "[compare]") {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float inf = std::numeric_limits<float>::infinity();
     CHECK(compare_output("o", floats({nan, inf}), floats({nan, inf}), {1, 0}, {2}).passed());

@@ -51,7 +51,7 @@ TEST_CASE("an output never written, wholly or in part, is named as such", "[comp
           "loop does not cover the whole output");
 }
 
-TEST_CASE("infinity where the reference is finite is an overflow; NaN alone may be an unzeroed output",
+TEST_CASE("infinity where the reference is finite is an overflow, NaN alone may be an unzeroed output",
           "[compare][cause]") {
     const host_array expected = floats(8, 0.125f);
     host_array got = floats(8, 0.125f);

@@ -65,7 +65,7 @@ TEST_CASE("a wrong answer names the element, the expected and the got value", "[
     CHECK(result.reason.rfind("test 'example': 1 of 1 elements", 0) == 0);
 }
 
-TEST_CASE("judging stops at the first failed test; the rest are skipped", "[runner]") {
+TEST_CASE("judging stops at the first failed test, the rest are skipped", "[runner]") {
     const auto result = judge_fake("off_by_one");
     CHECK(verdicts(result) ==
           std::vector<verdict>{verdict::wrong_answer, verdict::skipped, verdict::skipped, verdict::skipped});
@@ -106,7 +106,7 @@ TEST_CASE("writes outside the output or into a const input are memory violations
     CHECK(input.tests[0].message == "solve wrote into the const input 'input': input[1] was 2, now 3");
 }
 
-TEST_CASE("a hang is killed at the time limit; the rest is skipped and nothing survives", "[runner]") {
+TEST_CASE("a hang is killed at the time limit, the rest is skipped and nothing survives", "[runner]") {
     const auto start = std::chrono::steady_clock::now();
     const auto result = judge_fake("hangs");
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
