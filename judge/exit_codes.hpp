@@ -13,11 +13,14 @@ enum exit_code : int {
     exit_time_limit_exceeded = 4,
     exit_memory_violation = 5,
     exit_no_device = 6,
-    exit_impossible_time = 7,   // a timed run faster than the memory system allows
-    exit_invalid_problem = 10,  // problem data refused: bad problem.yaml, reference or solutions
-    exit_usage = 11,            // bad arguments, unknown problem or command, missing file, --home without problems/
-    exit_internal = 12,         // a bug in gpujudge itself
-    exit_environment = 13,      // a tool gpujudge needs is missing: nvcc (the CUDA Toolkit), a host C++ compiler
+    exit_impossible_time = 7,     // a timed run faster than the memory system allows
+    exit_sanitizer_findings = 8,  // `sanitize`: compute-sanitizer reported errors in solve's kernels
+    exit_invalid_problem = 10,    // problem data refused: bad problem.yaml, reference or solutions
+    exit_usage = 11,              // bad arguments, unknown problem or command, missing file, --home without problems/
+    exit_internal = 12,           // a bug in gpujudge itself
+    exit_environment =
+        13,  // a tool gpujudge needs is missing: nvcc (the CUDA Toolkit), a host C++ compiler, ncu, compute-sanitizer
+    exit_counters_denied = 14,  // `profile`: ncu may not read the GPU's performance counters (ERR_NVGPUCTRPERM)
 };
 
 inline int exit_code_for(verdict v) {

@@ -59,8 +59,9 @@ std::vector<test_report> pending_reports(const problem_spec& spec, const std::ve
 
 runner_session::runner_session(const problem_spec& spec, const runner_settings& settings)
     : spec_(spec), settings_(settings), work_("run"), interrupt_fd_(eventfd(0, EFD_CLOEXEC)) {
-    process_ = std::make_unique<runner_process>(settings.runner_exe, settings.backend,
-                                                std::filesystem::absolute(spec.dir).string(), work_.path());
+    process_ =
+        std::make_unique<runner_process>(settings.runner_exe, settings.backend,
+                                         std::filesystem::absolute(spec.dir).string(), work_.path(), settings.launcher);
     if (settings.backend == runner_backend::host) device_read_ = true;
 }
 

@@ -33,6 +33,8 @@ double default_reference_limit_s();
 
 struct runner_settings {
     std::filesystem::path runner_exe;
+    std::vector<std::string>
+        launcher;  // a command the runner starts behind (compute-sanitizer, ncu); none: run it directly
     runner_backend backend = runner_backend::device;
     double harness_limit_s = 600;                            // preparing and checking one test, outside solve
     double call_slack_ms = 250;                              // scheduling and message latency on top of the time limit

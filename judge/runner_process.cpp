@@ -18,7 +18,8 @@ constexpr std::size_t kMaxLineBytes = std::size_t{16} << 20;
 }  // namespace
 
 runner_process::runner_process(const std::filesystem::path& runner_exe, runner_backend backend,
-                               const std::string& problem_dir, const std::filesystem::path& work_dir)
+                               const std::string& problem_dir, const std::filesystem::path& work_dir,
+                               const std::vector<std::string>& launcher)
     : output_file_(work_dir / "runner-output.txt"), key_(channel_key::random()), opener_(key_) {
     int channel[2], control[2];
     if (pipe2(channel, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a pipe");
@@ -30,8 +31,9 @@ runner_process::runner_process(const std::filesystem::path& runner_exe, runner_b
     read_fd_ = channel[0];
     control_fd_ = control[1];
     try {
-        child_ = std::make_unique<child_process>(std::vector<std::string>{runner_exe.string()},
-                                                 spawn_options{output_file_, channel[1], control[0]});
+        std::vector<std::string> argv = launcher;
+        argv.push_back(runner_exe.string());
+        child_ = std::make_unique<child_process>(argv, spawn_options{output_file_, channel[1], control[0]});
     } catch (...) {
         close(channel[1]);
         close(control[0]);

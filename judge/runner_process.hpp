@@ -11,14 +11,16 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace gpujudge {
 
 class runner_process {
 public:
-    // Starts `runner_exe` and sends it the hello line.
+    // Starts `runner_exe` (behind `launcher`, a command prefix such as compute-sanitizer's or ncu's,
+    // when not empty) and sends it the hello line.
     runner_process(const std::filesystem::path& runner_exe, runner_backend backend, const std::string& problem_dir,
-                   const std::filesystem::path& work_dir);
+                   const std::filesystem::path& work_dir, const std::vector<std::string>& launcher = {});
     ~runner_process();
     runner_process(const runner_process&) = delete;
     runner_process& operator=(const runner_process&) = delete;
