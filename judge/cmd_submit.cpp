@@ -41,11 +41,7 @@ command_action define_submit(CLI::App& command) {
             judging.tests = select_tests(spec, parse_kinds(opts->kinds));
             judging.timed = !opts->no_bench;
             judging.keep_attempt = true;
-            // A learner waits for this: half of bench's sampling floor and a third of its budget, the
-            // same error target.
-            judging.timing.warmup_s = 0.2;
-            judging.timing.min_time_s = 0.5;
-            judging.timing.budget_s = 1.0;
+            judging.timing = submit_timing();
             return judging;
         });
     };

@@ -29,6 +29,8 @@ const command_entry kCommands[] = {
     {"validate", "Check problems: schema, reference against examples, solutions compile (--run: verdicts)",
      define_validate},
     {"bench", "Time solutions against the problem's baseline", define_bench},
+    {"profile", "Profile a solution's kernels with Nsight Compute at one benchmark size (--compare: two solutions)",
+     define_profile},
 };
 
 // CLI11's words for a mistake on the command line, but an unknown command named as such where
