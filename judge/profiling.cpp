@@ -61,8 +61,8 @@ std::optional<test_report> run_under_ncu(const problem_spec& spec, int test, con
     const std::filesystem::path expected = expected_file(spec, test, context);
     runner_settings settings = context.runner;
     settings.launcher = ncu_command(ncu, result.report);
-    // Each kernel is replayed once per pass (18 for these sections): a generous limit, but a limit.
-    settings.call_slack_ms = 60000 + 29 * spec.time_limit_ms;
+    const double limit_s = profiled_call_limit_s(spec);
+    settings.call_slack_ms = 1000 * limit_s - spec.time_limit_ms;
     result.ncu_command = settings.launcher;
     result.ncu_command.push_back(settings.runner_exe.string());
     spdlog::debug("ncu: {}", joined(result.ncu_command));
@@ -82,7 +82,10 @@ std::optional<test_report> run_under_ncu(const problem_spec& spec, int test, con
             "ncu may not read the GPU's performance counters (ERR_NVGPUCTRPERM): run gpujudge as root, or allow "
             "every user to profile with the NVIDIA driver's option NVreg_RestrictProfilingToAdminUsers=0 "
             "(https://developer.nvidia.com/ERR_NVGPUCTRPERM)");
-    if (reports.front().result != verdict::accepted) return reports.front();
+    test_report& call = reports.front();
+    if (call.result == verdict::time_limit_exceeded)  // the limit was the profiled call's, not the problem's
+        call.message = fmt::format("solve did not finish within {:g} s under ncu; the process was killed", limit_s);
+    if (call.result != verdict::accepted) return call;
     if (!std::filesystem::exists(result.report) && output.find("No kernels were profiled") == std::string::npos)
         throw environment_error(
             fmt::format("ncu wrote no report ({}); it printed:\n{}", result.report.string(), ncu_errors(output)));
@@ -160,6 +163,16 @@ std::vector<std::string> ncu_command(const std::filesystem::path& ncu, const std
     for (const auto& [name, value] : options) argv.insert(argv.end(), {name, value});
     argv.push_back("--force-overwrite");
     return argv;
+}
+
+double profiled_call_limit_s(const problem_spec& spec) {
+    if (const char* text = std::getenv("GPUJUDGE_PROFILE_LIMIT_S"); text && *text) {
+        char* end = nullptr;
+        const double seconds = std::strtod(text, &end);
+        if (*end == '\0' && seconds > 0) return seconds;
+        spdlog::warn("GPUJUDGE_PROFILE_LIMIT_S='{}' is not a positive number of seconds; ignored", text);
+    }
+    return 30 * spec.time_limit_ms / 1000 + 60;
 }
 
 std::filesystem::path profiles_dir() {

@@ -48,6 +48,11 @@ int profiled_test(const problem_spec& spec, const std::string& name);
 // ncu's command line (before the runner's path) that writes `report`.
 std::vector<std::string> ncu_command(const std::filesystem::path& ncu, const std::filesystem::path& report);
 
+// How long the call under ncu may take: ncu replays each kernel once per pass (18 for the sections
+// collected), so 30 times the problem's limit and a minute; $GPUJUDGE_PROFILE_LIMIT_S (seconds)
+// sets another (the tests of a call that hangs under ncu use it).
+double profiled_call_limit_s(const problem_spec& spec);
+
 // Where profile keeps its reports: profiles/ beside the history database.
 std::filesystem::path profiles_dir();
 

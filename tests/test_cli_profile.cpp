@@ -197,3 +197,16 @@ TEST_CASE("profile --compare puts two submissions side by side, each with its ve
     CHECK(json.at("profiles").at(1).at("verdict") == "wrong_answer");
     CHECK(!json.at("profiles").at(1).contains("kernels"));
 }
+
+TEST_CASE("a call that hangs under ncu ends at the profiled call's limit, as time_limit_exceeded", "[cli][profile]") {
+    const auto start = std::chrono::steady_clock::now();
+    const auto result =
+        gpujudge_env({path_with_fake_ncu(), "GPUJUDGE_PROFILE_LIMIT_S=2"},
+                     {"--backend", "host", "profile", kTinySum, kHostSolutions + "hangs_when_profiled.cpp"});
+    CHECK(result.exit.code == exit_time_limit_exceeded);
+    CHECK(contains(result.output, "verdict: accepted (1/1 tests passed)\n"));  // unprofiled, it passed
+    CHECK(contains(result.output,
+                   "profile: time_limit_exceeded: the call under ncu: solve did not finish within 2 s under ncu; the "
+                   "process was killed\n"));
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(60));
+}
