@@ -155,6 +155,10 @@ double ncu_value(const std::string& text, const std::string& unit) {
     return value * unit_scale(unit);
 }
 
+double kernel_profile::dram_bytes() const {
+    return sum_present(dram_read_bytes, dram_write_bytes);
+}
+
 std::string kernel_profile::short_name() const {
     std::string text = name;
     if (!text.empty() && text.back() == ')') {  // drop the parameter list, matching its parentheses

@@ -1,8 +1,8 @@
 #pragma once
 // What Nsight Compute measured of each kernel of a profiled call, read from its report's raw page
 // (`ncu --import r.ncu-rep --csv --page raw`): one row per kernel, a second header row of units.
-// Values are scaled to base units whatever units ncu printed (--print-units base or auto: Kbyte,
-// Mbyte, us, ms...), thousands separators dropped. A metric ncu did not collect is NaN.
+// Values are in bytes and microseconds whatever units ncu printed (--print-units base or auto:
+// Kbyte, Mbyte, nsecond, us...), thousands separators dropped. A metric ncu did not collect is NaN.
 #include <map>
 #include <string>
 #include <utility>
@@ -32,7 +32,7 @@ struct kernel_profile {
     double sm_count = 0;
     std::vector<stall_reason> stalls;  // every reason but "selected" (issuing), largest first
 
-    double dram_bytes() const { return dram_read_bytes + dram_write_bytes; }
+    double dram_bytes() const;  // read and written, of those ncu collected (NaN: neither)
     // The name up to its parameter list, without a leading return type: "reduce<256>".
     std::string short_name() const;
 };

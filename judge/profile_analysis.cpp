@@ -128,6 +128,7 @@ std::string below_ceiling(const kernel_profile& k, double peak_gbps) {
 }  // namespace
 
 std::string format_bytes(double bytes) {
+    if (std::isnan(bytes)) return "n/a";  // a metric ncu did not collect
     if (bytes >= 1e9) return fmt::format("{:.2f} GB", bytes / 1e9);
     if (bytes >= 1e6) return fmt::format("{:.1f} MB", bytes / 1e6);
     if (bytes >= 1e3) return fmt::format("{:.1f} KB", bytes / 1e3);

@@ -56,7 +56,7 @@ std::string stall_meaning(const std::string& reason);
 // The reason's share of all stalls of the kernel, in %.
 double stall_share(const kernel_profile& k, const stall_reason& reason);
 
-// "400.1 MB", "2.5 KB", "12 B": decimal units, as GB/s are.
+// "400.1 MB", "2.5 KB", "12 B": decimal units, as GB/s are; "n/a" for NaN.
 std::string format_bytes(double bytes);
 
 }  // namespace gpujudge

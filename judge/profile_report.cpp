@@ -121,8 +121,70 @@ const kernel_profile* longest(const profile_result& r) {
     return best;
 }
 
-std::string cell(const profile_result& r, const std::function<std::string(const profile_result&)>& show) {
-    return r.profiled() ? show(r) : to_string(r.overall);
+// A label, then one cell per profile, each cut to its column (at a whole UTF-8 character).
+std::string table_line(const std::string& label, const std::vector<std::string>& cells) {
+    constexpr std::size_t kLabel = 24, kColumn = 34;
+    std::string line = fmt::format("{:<{}}", label, kLabel);
+    for (std::string text : cells) {
+        if (text.size() > kColumn - 2) {
+            std::size_t cut = kColumn - 5;
+            while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+            text = text.substr(0, cut) + "...";
+        }
+        line += fmt::format("{:<{}}", text, kColumn);
+    }
+    line.erase(line.find_last_not_of(' ') + 1);
+    return line;
+}
+
+using cell_of = std::function<std::string(const profile_result&)>;
+
+// A cell from the profile's longest kernel ("-" without kernels).
+cell_of of_longest(std::function<std::string(const kernel_profile&, const profile_result&)> show) {
+    return [show](const profile_result& r) {
+        const kernel_profile* k = longest(r);
+        return k ? show(*k, r) : std::string("-");
+    };
+}
+
+// What --compare shows of each profile, row by row: the call, then its longest kernel.
+std::vector<std::pair<std::string, cell_of>> comparison_rows() {
+    const auto us = [](double value) { return fmt::format("{:.1f} µs", value); };
+    return {
+        {"verdict", [](const profile_result& r) { return std::string(to_string(r.overall)); }},
+        {"time (unprofiled)", [us](const profile_result& r) { return us(r.time_us); }},
+        {"% of the ceiling",
+         [](const profile_result& r) {
+             return r.peak_gbps > 0 ? fmt::format("{:.1f} %", r.line.percent_of_peak()) : std::string("n/a");
+         }},
+        {"kernels", [](const profile_result& r) { return std::to_string(r.kernels.size()); }},
+        {"kernel time (ncu)", [us](const profile_result& r) { return us(r.line.kernel_us); }},
+        {"outside the kernels", [us](const profile_result& r) { return us(r.line.outside_us); }},
+        {"DRAM (x metrics.bytes)",
+         [](const profile_result& r) {
+             return fmt::format("{} ({:.2f}x)", format_bytes(r.line.dram_bytes),
+                                r.bytes > 0 ? r.line.dram_bytes / r.bytes : 0);
+         }},
+        {"idle SMs and tails", [us](const profile_result& r) { return us(r.line.idle_us); }},
+        {"below the ceiling",
+         [us](const profile_result& r) { return r.peak_gbps > 0 ? us(r.line.below_us) : std::string("n/a"); }},
+        {"longest kernel", of_longest([us](const kernel_profile& k, const profile_result&) {
+             return k.short_name() + " " + us(k.duration_us);
+         })},
+        {"  DRAM throughput", of_longest([](const kernel_profile& k, const profile_result& r) {
+             return r.peak_gbps > 0 ? fmt::format("{:.1f} % of the ceiling", percent_of_ceiling(k, r.peak_gbps))
+                                    : fmt::format("{:.0f} GB/s", dram_gbps(k));
+         })},
+        {"  occupancy", of_longest([](const kernel_profile& k, const profile_result&) {
+             return fmt::format("{} of {} %", or_na(k.achieved_occupancy_pct, "{:.1f}"),
+                                or_na(k.theoretical_occupancy_pct, "{:.0f}"));
+         })},
+        {"  top stall", of_longest([](const kernel_profile& k, const profile_result&) {
+             return k.stalls.empty()
+                        ? std::string("n/a")
+                        : fmt::format("{} {:.0f} %", k.stalls.front().name, stall_share(k, k.stalls.front()));
+         })},
+    };
 }
 
 }  // namespace
@@ -199,68 +261,17 @@ nlohmann::json profile_json(const problem_spec& spec, const profiled_source& pro
 
 void print_comparison(std::FILE* out, const problem_spec& spec, const std::vector<profiled_source>& profiles,
                       style look) {
-    constexpr std::size_t kLabel = 24, kColumn = 34;
-    const auto print_row = [&](const std::string& label, const std::vector<std::string>& cells) {
-        std::string line = fmt::format("{:<{}}", label, kLabel);
-        for (std::string text : cells) {
-            if (text.size() > kColumn - 2) {
-                std::size_t cut = kColumn - 5;
-                while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 whole
-                text = text.substr(0, cut) + "...";
-            }
-            line += fmt::format("{:<{}}", text, kColumn);
-        }
-        line.erase(line.find_last_not_of(' ') + 1);
-        fmt::print(out, "{}\n", line);
-    };
-    const auto row = [&](const std::string& label, const std::function<std::string(const profile_result&)>& show) {
-        std::vector<std::string> cells;
-        for (const auto& p : profiles) cells.push_back(cell(p.result, show));
-        print_row(label, cells);
-    };
     fmt::print(out, "problem  {} ({}), test {}\n\n", spec.title, spec.slug,
                spec.tests.at(static_cast<std::size_t>(profiles.front().result.test)).name);
     std::vector<std::string> names;
     for (const auto& p : profiles) names.push_back(p.source.filename().string());
-    print_row("", names);
-    row("verdict", [&](const profile_result& r) { return std::string(to_string(r.overall)); });
-    row("time (unprofiled)", [](const profile_result& r) { return fmt::format("{:.1f} µs", r.time_us); });
-    row("% of the ceiling", [](const profile_result& r) {
-        return r.peak_gbps > 0 ? fmt::format("{:.1f} %", r.line.percent_of_peak()) : std::string("n/a");
-    });
-    row("kernels", [](const profile_result& r) { return fmt::format("{}", r.kernels.size()); });
-    row("kernel time (ncu)", [](const profile_result& r) { return fmt::format("{:.1f} µs", r.line.kernel_us); });
-    row("outside the kernels", [](const profile_result& r) { return fmt::format("{:.1f} µs", r.line.outside_us); });
-    row("DRAM (x metrics.bytes)", [](const profile_result& r) {
-        return fmt::format("{} ({:.2f}x)", format_bytes(r.line.dram_bytes),
-                           r.bytes > 0 ? r.line.dram_bytes / r.bytes : 0);
-    });
-    row("idle SMs and tails", [](const profile_result& r) { return fmt::format("{:.1f} µs", r.line.idle_us); });
-    row("below the ceiling", [](const profile_result& r) {
-        return r.peak_gbps > 0 ? fmt::format("{:.1f} µs", r.line.below_us) : std::string("n/a");
-    });
-    const auto of_longest = [](const std::function<std::string(const kernel_profile&, const profile_result&)>& show) {
-        return [show](const profile_result& r) {
-            const kernel_profile* k = longest(r);
-            return k ? show(*k, r) : std::string("-");
-        };
-    };
-    row("longest kernel", of_longest([](const kernel_profile& k, const profile_result&) {
-            return fmt::format("{} {:.1f} µs", k.short_name(), k.duration_us);
-        }));
-    row("  DRAM throughput", of_longest([](const kernel_profile& k, const profile_result& r) {
-            return r.peak_gbps > 0 ? fmt::format("{:.1f} % of the ceiling", percent_of_ceiling(k, r.peak_gbps))
-                                   : fmt::format("{:.0f} GB/s", dram_gbps(k));
-        }));
-    row("  occupancy", of_longest([](const kernel_profile& k, const profile_result&) {
-            return fmt::format("{} of {} %", or_na(k.achieved_occupancy_pct, "{:.1f}"),
-                               or_na(k.theoretical_occupancy_pct, "{:.0f}"));
-        }));
-    row("  top stall", of_longest([](const kernel_profile& k, const profile_result&) {
-            return k.stalls.empty()
-                       ? std::string("n/a")
-                       : fmt::format("{} {:.0f} %", k.stalls.front().name, stall_share(k, k.stalls.front()));
-        }));
+    fmt::print(out, "{}\n", table_line("", names));
+    for (const auto& [label, show] : comparison_rows()) {
+        std::vector<std::string> cells;
+        for (const auto& p : profiles)
+            cells.push_back(p.result.profiled() ? show(p.result) : to_string(p.result.overall));
+        fmt::print(out, "{}\n", table_line(label, cells));
+    }
     for (const auto& p : profiles) {
         const profile_result& r = p.result;
         fmt::print(out, "\n{}: ", p.source.string());

@@ -117,6 +117,8 @@ TEST_CASE("the raw page in base units, after ncu's own notes, with values ncu ha
     CHECK(std::isnan(kernels[0].l2_hit_pct));
     CHECK(std::isnan(kernels[0].dram_write_bytes));  // not collected
     CHECK(kernels[0].stalls.empty());
+    CHECK(format_bytes(kernels[0].dram_write_bytes) == "n/a");
+    CHECK(kernels[0].dram_bytes() == Approx(4e6));  // what was collected
     CHECK_THROWS_WITH(parse_ncu_raw_csv("==ERROR== something went wrong\n"),
                       "ncu printed no raw page (no header row starting with \"ID\")");
     CHECK_THROWS_WITH(parse_ncu_raw_csv("\"ID\",\"Kernel Name\"\n\"\",\"\"\n\"0\",\"k()\"\n"),
