@@ -55,10 +55,28 @@ std::filesystem::path expected_file(const problem_spec& spec, int test, judge_co
     return references.ensure({{test, own_data(spec.tests.at(static_cast<std::size_t>(test)))}}).at(0);
 }
 
+// The test's profile job in a runner started behind `settings.launcher`: the call's report, and
+// what the runner and ncu printed.
+std::pair<test_report, std::string> call_under_ncu(const problem_spec& spec, int test, const runner_settings& settings,
+                                                   const std::filesystem::path& library, judge_context& context) {
+    const test_job job{test, own_data(spec.tests.at(static_cast<std::size_t>(test))),
+                       expected_file(spec, test, context).string()};
+    std::vector<test_report> reports = pending_reports(spec, {test});
+    runner_session session(spec, settings);
+    session.report_progress(context.progress);
+    if (auto failure = session.load(library, "solve")) {
+        reports.front().result = verdict::runtime_error;
+        reports.front().message = *failure;
+    } else {
+        session.profile(job, reports);
+    }
+    session.finish(120);  // ncu writes the report once the runner has exited
+    return {reports.front(), session.output_tail()};
+}
+
 // The submission's call under ncu; the verdict of that call when it fails there.
 std::optional<test_report> run_under_ncu(const problem_spec& spec, int test, const std::filesystem::path& ncu,
                                          judge_context& context, profile_result& result) {
-    const std::filesystem::path expected = expected_file(spec, test, context);
     runner_settings settings = context.runner;
     settings.launcher = ncu_command(ncu, result.report);
     const double limit_s = profiled_call_limit_s(spec);
@@ -66,25 +84,16 @@ std::optional<test_report> run_under_ncu(const problem_spec& spec, int test, con
     result.ncu_command = settings.launcher;
     result.ncu_command.push_back(settings.runner_exe.string());
     spdlog::debug("ncu: {}", joined(result.ncu_command));
-    std::vector<test_report> reports = pending_reports(spec, {test});
-    runner_session session(spec, settings);
-    session.report_progress(context.progress);
-    if (auto failure = session.load(result.judged.compile.library, "solve")) {
-        reports.front().result = verdict::runtime_error;
-        reports.front().message = *failure;
-    } else {
-        session.profile({test, own_data(spec.tests.at(static_cast<std::size_t>(test))), expected.string()}, reports);
-    }
-    session.finish(120);
-    const std::string output = session.output_tail();
+    auto [call, output] = call_under_ncu(spec, test, settings, result.judged.compile.library, context);
     if (output.find(kCountersDenied) != std::string::npos)
         throw counters_denied_error(
             "ncu may not read the GPU's performance counters (ERR_NVGPUCTRPERM): run gpujudge as root, or allow "
             "every user to profile with the NVIDIA driver's option NVreg_RestrictProfilingToAdminUsers=0 "
             "(https://developer.nvidia.com/ERR_NVGPUCTRPERM)");
-    test_report& call = reports.front();
     if (call.result == verdict::time_limit_exceeded)  // the limit was the profiled call's, not the problem's
         call.message = fmt::format("solve did not finish within {:g} s under ncu; the process was killed", limit_s);
+    if (call.result != verdict::accepted && output.find("==ERROR==") != std::string::npos)
+        call.message += "\n" + ncu_errors(output);  // what ncu said may be why
     if (call.result != verdict::accepted) return call;
     if (!std::filesystem::exists(result.report) && output.find("No kernels were profiled") == std::string::npos)
         throw environment_error(

@@ -210,3 +210,12 @@ TEST_CASE("a call that hangs under ncu ends at the profiled call's limit, as tim
                    "process was killed\n"));
     CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(60));
 }
+
+TEST_CASE("ncu failing otherwise is an environment error that shows what ncu said", "[cli][profile]") {
+    const auto result = gpujudge_env({path_with_fake_ncu(), "FAKE_NCU=fails"},
+                                     {"--backend", "host", "profile", kTinySum, kHostSolutions + "correct.cpp"});
+    CHECK(result.exit.code == exit_environment);
+    CHECK(result.output.rfind("gpujudge: ncu wrote no report (" GPUJUDGE_TEST_CACHE "/profiles/tiny_sum-correct-", 0) ==
+          0);
+    CHECK(contains(result.output, ".ncu-rep); it printed:\n==ERROR== An error was reported by the driver\n"));
+}
