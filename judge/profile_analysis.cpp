@@ -19,13 +19,21 @@ double us_at(double bytes, double peak_gbps) {
     return peak_gbps > 0 ? bytes / (peak_gbps * 1e3) : 0;
 }
 
-double idle_us(const kernel_profile& k) {
-    return k.duration_us * idle_fraction(k);
+// Time the kernel's DRAM traffic leaves on the table: its duration beyond what its bytes take at the
+// ceiling (its whole duration when there is no ceiling to compare with).
+double above_traffic_us(const kernel_profile& k, double peak_gbps) {
+    return std::max(0.0, k.duration_us - us_at(or_zero(k.dram_bytes()), peak_gbps));
+}
+
+// What idle SMs and a part-full last wave cost. A kernel that streams at the ceiling with half the
+// SMs idle loses nothing by it: the cost is capped by the time above what its traffic takes.
+double idle_us(const kernel_profile& k, double peak_gbps) {
+    return std::min(k.duration_us * idle_fraction(k), above_traffic_us(k, peak_gbps));
 }
 
 // Time the kernel spends below the ceiling, its idle slots aside.
 double below_us(const kernel_profile& k, double peak_gbps) {
-    return std::max(0.0, k.duration_us - us_at(or_zero(k.dram_bytes()), peak_gbps) - idle_us(k));
+    return above_traffic_us(k, peak_gbps) - idle_us(k, peak_gbps);
 }
 
 template <typename Measure>
@@ -74,7 +82,7 @@ std::string plural(double count, const char* noun) {
 }
 
 // `follows_others`: a small kernel after others, the last step of a multi-kernel reduction.
-std::string idle_sms(const kernel_profile& k, bool follows_others) {
+std::string idle_sms(const kernel_profile& k, double peak_gbps, bool follows_others) {
     const double slots = or_zero(k.sm_count) * or_zero(blocks_per_sm(k));
     const std::string per_sm = blocks_text(blocks_per_sm(k));
     const std::string idles = fmt::format(
@@ -93,7 +101,7 @@ std::string idle_sms(const kernel_profile& k, bool follows_others) {
         "{}'s last wave of {:.0f} is {:.0f} % full ({:.2f} waves of {:.0f} blocks on {:.0f} SMs): about {:.1f} µs "
         "of idle SMs; a grid-stride loop over {:.0f} blocks (one full wave) has no tail.",
         k.short_name(), std::ceil(k.waves_per_sm), 100 * (k.waves_per_sm - std::floor(k.waves_per_sm)), k.waves_per_sm,
-        slots, k.sm_count, idle_us(k), slots);
+        slots, k.sm_count, idle_us(k, peak_gbps), slots);
 }
 
 std::string below_ceiling(const kernel_profile& k, double peak_gbps) {
@@ -221,7 +229,7 @@ roofline make_roofline(const std::vector<kernel_profile>& kernels, double bytes,
     for (const auto& k : kernels) {
         line.kernel_us += k.duration_us;
         line.dram_bytes += or_zero(k.dram_bytes());
-        line.idle_us += idle_us(k);
+        line.idle_us += idle_us(k, peak_gbps);
     }
     line.extra_bytes = std::max(0.0, line.dram_bytes - bytes);
     line.extra_us = us_at(line.extra_bytes, peak_gbps);
@@ -238,10 +246,11 @@ std::vector<suggestion> suggest(const std::vector<kernel_profile>& kernels, cons
     if (line.peak_gbps > 0 && line.bytes > 0 && line.dram_bytes >= 1.1 * line.bytes && line.extra_us >= worth_us)
         found.push_back({extra_traffic(kernels, line), line.extra_us});
     if (line.outside_us >= worth_us) found.push_back({outside_kernels(line), line.outside_us});
-    const kernel_profile* idlest = largest(kernels, idle_us);
-    if (idle_us(*idlest) >= worth_us && blocks_per_sm(*idlest) > 0) {
+    const auto idle = [&](const kernel_profile& k) { return idle_us(k, line.peak_gbps); };
+    const kernel_profile* idlest = largest(kernels, idle);
+    if (idle(*idlest) >= worth_us && blocks_per_sm(*idlest) > 0) {
         const bool follows_others = idlest != &kernels.front() && idlest->grid_size * 4 <= idlest->sm_count;
-        found.push_back({idle_sms(*idlest, follows_others), idle_us(*idlest)});
+        found.push_back({idle_sms(*idlest, line.peak_gbps, follows_others), idle(*idlest)});
     }
     if (line.peak_gbps > 0) {
         const kernel_profile* slowest =

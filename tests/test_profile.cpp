@@ -193,6 +193,19 @@ TEST_CASE("time outside the kernels sets off a suggestion worded for one kernel 
     CHECK(suggest(kernels, make_roofline(kernels, kBytes, kIdeal + 5, kPeak)).empty());
 }
 
+TEST_CASE("idle SMs cost nothing in a kernel that streams at the ceiling", "[profile]") {
+    // vectorized_float4 on the H100: half a wave, half the SMs empty, yet 99 % of the ceiling.
+    kernel_profile k = streaming(kBytes, kIdeal * 1.01);
+    k.grid_size = 264;
+    k.waves_per_sm = 0.5;
+    const std::vector<kernel_profile> kernels{k};
+    const roofline line = make_roofline(kernels, kBytes, kIdeal * 1.01, kPeak);
+    CHECK(idle_fraction(k) == Approx(0.5));
+    CHECK(line.idle_us == Approx(kIdeal * 0.01).margin(0.01));  // capped by the time above what its bytes take
+    CHECK(line.idle_us <= line.gap_us() + 1e-9);
+    CHECK(suggest(kernels, line).empty());
+}
+
 TEST_CASE("idle SMs set off a suggestion with the grid, the SMs and the blocks each holds", "[profile]") {
     kernel_profile k = streaming(kBytes, 400);
     k.grid = "(66, 1, 1)";
