@@ -36,6 +36,9 @@ public:
     // After `closed`: the runner's exit, killing it if it has not exited within a few seconds
     // (closing the channel is not exiting). After anything else: kills it first.
     child_exit finish(bool kill);
+    // Closes the control pipe, so that the runner ends as after its last job, and waits for it (and
+    // its launcher) as long as an exiting runner may take, then kills what is left.
+    child_exit end();
     // Kills the runner without waiting for it to end (see child_process::abandon).
     void abandon();
     int pid() const { return child_->pid(); }
@@ -46,6 +49,7 @@ public:
 
 private:
     std::filesystem::path output_file_;
+    std::chrono::seconds exit_grace_;  // how long an exiting runner may take to end
     int read_fd_ = -1;
     int control_fd_ = -1;
     std::string pending_;
