@@ -29,6 +29,8 @@ const command_entry kCommands[] = {
     {"validate", "Check problems: schema, reference against examples, solutions compile (--run: verdicts)",
      define_validate},
     {"bench", "Time solutions against the problem's baseline", define_bench},
+    {"sanitize", "Run the examples and functional tests under compute-sanitizer: findings at file.cu:line",
+     define_sanitize},
 };
 
 // CLI11's words for a mistake on the command line, but an unknown command named as such where
