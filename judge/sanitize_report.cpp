@@ -150,7 +150,7 @@ nlohmann::json findings_json(const std::vector<sanitizer_finding>& findings) {
                         {"description", describe(finding)},
                         {"warning", finding.warning},
                         {"reports", finding.reports},
-                        {"hazards", finding.hazards},
+                        {"hazards", finding.at.size() >= 2 ? finding.hazards : 0},  // racecheck's
                         {"source_line", finding.quoted},
                         {"example", example_of(finding)},
                         {"sites", sites}});
