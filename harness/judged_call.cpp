@@ -15,14 +15,14 @@ void copy_into_space(expected_outputs& expected, memory_space& space) {
     }
 }
 
-buffer_set::buffer_set(const problem_spec& spec, memory_space& space, const scalar_values& scalars)
+buffer_set::buffer_set(const problem_spec& spec, memory_space& space, const scalar_values& scalars, bool guarded)
     : spec_(&spec), space_(&space), pointers_(spec.params.size(), nullptr) {
     buffers_.reserve(spec.params.size());
     for (std::size_t i = 0; i < spec.params.size(); ++i) {
         const parameter& param = spec.params[i];
         if (!param.is_pointer) continue;
         const std::size_t bytes = spec.element_count(param, scalars) * element_size(param.type);
-        buffers_.emplace_back(&param, guarded_buffer(space, bytes));
+        buffers_.emplace_back(&param, guarded_buffer(space, bytes, guarded ? guarded_buffer::kGuardBytes : 0));
         pointers_[i] = buffers_.back().second.data();
     }
 }

@@ -32,10 +32,11 @@ struct expected_outputs {
 };
 void copy_into_space(expected_outputs& expected, memory_space& space);
 
-// One guarded buffer for every pointer parameter, sized for a test's scalars.
+// One guarded buffer for every pointer parameter, sized for a test's scalars; exact allocations
+// without guards when `guarded` is false (sanitize runs: compute-sanitizer is the guard there).
 class buffer_set {
 public:
-    buffer_set(const problem_spec& spec, memory_space& space, const scalar_values& scalars);
+    buffer_set(const problem_spec& spec, memory_space& space, const scalar_values& scalars, bool guarded = true);
     // Solve's arguments: a pointer per parameter position (nullptr for scalars).
     const std::vector<void*>& pointers() const { return pointers_; }
     const guarded_buffer& at(const std::string& name) const;

@@ -1,5 +1,6 @@
 #include "catalog.hpp"
 
+#include "sanitizer_tool.hpp"
 #include "user_errors.hpp"
 
 #include <fmt/format.h>
@@ -46,6 +47,35 @@ fs::path resolve_problem(const fs::path& home, const std::string& name) {
     throw usage_error(fmt::format("unknown problem '{}' (known: {})", name, known));
 }
 
+namespace {
+
+// "value" when `text` is "key value", with blanks trimmed.
+std::optional<std::string> value_after(const std::string& text, const char* key) {
+    if (text.rfind(key, 0) != 0) return std::nullopt;
+    std::string value = text.substr(std::string(key).size());
+    value.erase(0, value.find_first_not_of(' '));
+    value.erase(value.find_last_not_of(" \r") + 1);
+    return value;
+}
+
+// Each declared tool's marked line; an unknown tool or a tool with no marked line is an error.
+std::string read_sanitize_marks(const std::vector<std::string>& lines, std::vector<sanitize_expectation>& expected) {
+    const auto& tools = sanitizer_tools();
+    for (auto& expectation : expected) {
+        if (std::find(tools.begin(), tools.end(), expectation.tool) == tools.end())
+            return fmt::format("unknown tool '{}' after 'sanitize:' (known: {})", expectation.tool,
+                               fmt::join(tools, ", "));
+        const std::string mark = "// <- sanitize: " + expectation.tool;
+        for (std::size_t i = 0; i < lines.size() && expectation.line == 0; ++i)
+            if (lines[i].find(mark) != std::string::npos) expectation.line = static_cast<int>(i + 1);
+        if (expectation.line == 0)
+            return fmt::format("declares 'sanitize: {}' but marks no line with '{}'", expectation.tool, mark);
+    }
+    return "";
+}
+
+}  // namespace
+
 solution_file read_solution_header(const fs::path& path) {
     solution_file file;
     file.path = path;
@@ -54,25 +84,23 @@ solution_file read_solution_header(const fs::path& path) {
         file.header_error = "cannot read the file";
         return file;
     }
-    std::string line;
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
     // The header is the leading block of // comments.
-    while (std::getline(in, line) && line.rfind("//", 0) == 0) {
+    for (const std::string& line : lines) {
+        if (line.rfind("//", 0) != 0) break;
         const std::size_t start = line.find_first_not_of("/ ");
         const std::string text = start == std::string::npos ? "" : line.substr(start);  // a bare "//" is blank
-        auto value_after = [&](const char* key) -> std::optional<std::string> {
-            if (text.rfind(key, 0) != 0) return std::nullopt;
-            std::string value = text.substr(std::string(key).size());
-            value.erase(0, value.find_first_not_of(' '));
-            value.erase(value.find_last_not_of(" \r") + 1);
-            return value;
-        };
-        if (auto value = value_after("expect:")) {
+        if (auto value = value_after(text, "expect:")) {
             file.expected = verdict_from_string(*value);
             if (!file.expected) file.header_error = fmt::format("unknown verdict '{}' after 'expect:'", *value);
-        } else if (auto role = value_after("role:")) {
+        } else if (auto role = value_after(text, "role:")) {
             file.baseline = *role == "baseline";
+        } else if (auto tool = value_after(text, "sanitize:")) {
+            file.sanitize.push_back({*tool, 0});
         }
     }
+    if (file.header_error.empty()) file.header_error = read_sanitize_marks(lines, file.sanitize);
     if (!file.expected && file.header_error.empty()) file.header_error = "no '// expect: <verdict>' line in its header";
     return file;
 }

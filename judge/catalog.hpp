@@ -22,11 +22,18 @@ std::filesystem::path resolve_problem(const std::filesystem::path& home, const s
 // not a folder.
 std::vector<std::filesystem::path> list_problems(const std::filesystem::path& home);
 
+// "// sanitize: <tool>" in a header: the tool must report the line marked "// <- sanitize: <tool>".
+struct sanitize_expectation {
+    std::string tool;
+    int line = 0;
+};
+
 struct solution_file {
     std::filesystem::path path;
     std::optional<verdict> expected;  // from "// expect: <verdict>"
     bool baseline = false;            // "// role: baseline"
-    std::string header_error;         // set when the header is missing or unreadable
+    std::vector<sanitize_expectation> sanitize;
+    std::string header_error;  // set when the header is missing or unreadable
 };
 
 // The .cu files of solutions/<slug>/, sorted, with their declared expectations.

@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "progress.hpp"
+#include "sanitize_run.hpp"
 #include "test_data.hpp"
 #include "user_errors.hpp"
 
@@ -121,6 +122,41 @@ void run_solutions(problem_check& check, judge_context& context, style look) {
     }
 }
 
+bool reports_line(const sanitizer_findings& findings, const std::filesystem::path& source, int line) {
+    return std::any_of(findings.submission.begin(), findings.submission.end(), [&](const sanitizer_finding& f) {
+        return !f.at.empty() && f.at.front().site.file == source.string() && f.at.front().site.line == line;
+    });
+}
+
+// What the tool reported instead of the declared line: its verdict, and the places it named.
+std::string reported_instead(const sanitize_result& result) {
+    std::string text = decide_sanitize(result).line;
+    for (const auto& finding : result.findings.submission)
+        if (!finding.at.empty())
+            text += fmt::format("; {}:{}", finding.at.front().site.file, finding.at.front().site.line);
+    return text;
+}
+
+// Runs every solution that declares "// sanitize: <tool>" under that tool, which must report the
+// line marked "// <- sanitize: <tool>".
+void sanitize_solutions(problem_check& check, judge_context& context) {
+    for (std::size_t i = 0; i < check.solutions.size(); ++i) {
+        const solution_file& solution = check.solutions[i];
+        if (!check.builds[i].ok) continue;
+        for (const auto& expected : solution.sanitize) {
+            const sanitize_result result = sanitize_submission(*check.spec, solution.path, expected.tool, context);
+            const bool found = reports_line(result.findings, solution.path, expected.line);
+            fmt::print("  {:<40} {:<10} line {:<5} {}\n", solution.path.filename().string(), expected.tool,
+                       expected.line, found ? "reported, as declared" : "NOT REPORTED");
+            std::fflush(stdout);
+            if (!found)
+                check.errors.push_back(fmt::format("{}:{}: declared that {} reports this line; it reported: {}",
+                                                   solution.path.string(), expected.line, expected.tool,
+                                                   reported_instead(result)));
+        }
+    }
+}
+
 std::vector<problem_check> load_checks(const std::vector<std::string>& targets, const std::filesystem::path& home) {
     std::vector<problem_check> checks(targets.size());
     for (std::size_t p = 0; p < targets.size(); ++p) {
@@ -209,37 +245,42 @@ command_action define_validate(CLI::App& command) {
     struct options {
         std::vector<std::string> targets;
         bool run = false;
+        bool sanitize = false;
         unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     };
     auto opts = std::make_shared<options>();
     command.add_option("problems", opts->targets, "Problem slugs or folders (default: all)");
     command.add_flag("--run", opts->run, "Also submit every solution on the GPU and check its declared verdict");
+    command.add_flag("--sanitize", opts->sanitize,
+                     "Also run every solution that declares '// sanitize: <tool>' under compute-sanitizer and check "
+                     "that the tool reports the line marked '// <- sanitize: <tool>'");
     command.add_option("-j,--jobs", opts->jobs, "Compilations at once");
     return [opts](cli_context& context) {
         std::vector<std::string> targets = opts->targets;
         if (targets.empty())
             for (const auto& dir : list_problems(context.judge.home)) targets.push_back(dir.filename().string());
         std::vector<problem_check> checks = load_checks(targets, context.judge.home);
-        if (opts->run)
+        if (opts->run || opts->sanitize)
             if (const auto no_device = choose_device(checks, context.judge)) {
-                fmt::print("validate --run: skipped, no GPU: {}\n", *no_device);
+                fmt::print("validate {}: skipped, no GPU: {}\n", opts->run ? "--run" : "--sanitize", *no_device);
                 return static_cast<int>(exit_no_device);
             }
         check_and_compile(checks, context.judge, opts->jobs);
         int exit = exit_accepted;
         for (auto& check : checks) {
             for (std::size_t s = 0; s < check.builds.size(); ++s) check_build(check, s);
-            if (opts->run && check.spec && check.errors.empty()) {
+            if ((opts->run || opts->sanitize) && check.spec && check.errors.empty()) {
                 fmt::print("{}:\n", check.name);
                 try {
-                    run_solutions(check, context.judge, context.look);
+                    if (opts->run) run_solutions(check, context.judge, context.look);
+                    if (opts->sanitize) sanitize_solutions(check, context.judge);
                 } catch (const problem_error& error) {
                     check.errors.push_back(error.what());
                 }
             }
             if (print_outcome(check) != exit_accepted) exit = exit_invalid_problem;
         }
-        if (opts->run) fmt::print("timings: {}\n", context.judge.timings.summary());
+        if (opts->run || opts->sanitize) fmt::print("timings: {}\n", context.judge.timings.summary());
         return exit;
     };
 }

@@ -33,6 +33,7 @@ command_action define_history(CLI::App& command);
 command_action define_validate(CLI::App& command);
 command_action define_bench(CLI::App& command);
 command_action define_profile(CLI::App& command);
+command_action define_sanitize(CLI::App& command);
 
 // What `run` and `submit` share: a problem, a file and how to show the judgement.
 struct judge_request {

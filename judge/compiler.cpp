@@ -114,7 +114,8 @@ constexpr const char* kSourceMark = "\x01source\x01";
 
 struct cache_entry {
     std::filesystem::path library;
-    std::filesystem::path log;  // the compiler's warnings, shown again on every cache hit
+    std::filesystem::path log;     // the compiler's warnings, shown again on every cache hit
+    std::filesystem::path origin;  // the path compiled (compile_result::compiled_from)
     bool reusable = true;
 };
 
@@ -133,7 +134,7 @@ cache_entry cache_entry_for(const std::filesystem::path& source, const std::stri
     }
     const auto dir = settings.cache_dir / "lib";
     std::filesystem::create_directories(dir);
-    return {dir / (key + ".so"), dir / (key + ".log"), includes.complete};
+    return {dir / (key + ".so"), dir / (key + ".log"), dir / (key + ".source"), includes.complete};
 }
 
 // A name of its own for a file being written: pid and a counter, for concurrent judges and threads.
@@ -149,11 +150,22 @@ std::string read_diagnostics(const cache_entry& entry, const std::filesystem::pa
     return replace_path(text.str(), kSourceMark, source.string());
 }
 
+// Written under a private name and renamed, as the library is: concurrent judges never read half a file.
+void write_beside(const std::filesystem::path& path, const std::string& text) {
+    const auto partial = private_name(path);
+    std::ofstream(partial, std::ios::binary) << text;
+    std::filesystem::rename(partial, path);
+}
+
 void write_diagnostics(const cache_entry& entry, const std::filesystem::path& source, const std::string& text) {
-    // Written under a private name and renamed, as the library is: concurrent judges never read half a file.
-    const auto partial = private_name(entry.log);
-    std::ofstream(partial, std::ios::binary) << replace_path(text, source.string(), kSourceMark);
-    std::filesystem::rename(partial, entry.log);
+    write_beside(entry.log, replace_path(text, source.string(), kSourceMark));
+}
+
+std::filesystem::path read_origin(const cache_entry& entry) {
+    std::ifstream file(entry.origin, std::ios::binary);
+    std::string path;
+    std::getline(file, path);
+    return path;
 }
 
 compile_result compile_cached(const problem_spec& spec, const std::filesystem::path& source,
@@ -167,6 +179,7 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
     if (entry.reusable && std::filesystem::exists(entry.library)) {
         result.ok = result.cached = true;
         result.diagnostics = read_diagnostics(entry, source);
+        result.compiled_from = read_origin(entry);
         return result;
     }
     temp_dir work("compile");
@@ -188,8 +201,12 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
         return result;
     }
     result.ok = true;
-    result.diagnostics = trim_diagnostics(run.output, header_path.string());   // warnings
-    if (entry.reusable) write_diagnostics(entry, source, result.diagnostics);  // first: a hit finds both
+    result.diagnostics = trim_diagnostics(run.output, header_path.string());  // warnings
+    result.compiled_from = source;
+    if (entry.reusable) {  // first: a hit finds all three
+        write_diagnostics(entry, source, result.diagnostics);
+        write_beside(entry.origin, source.string() + "\n");
+    }
     std::filesystem::rename(partial, entry.library);
     return result;
 }

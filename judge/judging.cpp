@@ -66,6 +66,12 @@ runner_session::runner_session(const problem_spec& spec, const runner_settings& 
 }
 
 runner_session::~runner_session() {
+    // A launcher (compute-sanitizer) writes its report as the runner exits: let the runner end as
+    // after its last job, instead of killing both before the report is out.
+    if (process_ && !settings_.launcher.empty()) {
+        process_->end();
+        stop(false);
+    }
     stop(true);
     close(interrupt_fd_);
 }
@@ -116,7 +122,7 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
         if (process_) end.exit = process_->finish(true);
         return end;
     }
-    const double call_limit_s = (spec_.time_limit_ms + settings_.call_slack_ms) / 1000;
+    const double call_limit_s = (time_limit_ms() + settings_.call_slack_ms) / 1000;
     auto deadline = after(idle_limit_s);
     nlohmann::json message;
     for (;;) {
@@ -214,9 +220,9 @@ bool runner_session::record_end(const job_end& end, std::vector<test_report>& re
                                   ? fmt::format(
                                         "solve did not finish within the time limit of {:g} ms; the "
                                         "process was killed",
-                                        spec_.time_limit_ms)
+                                        time_limit_ms())
                                   : fmt::format("the test did not finish within {:g} s", settings_.harness_limit_s);
-            target->wall_ms = end.in_call ? spec_.time_limit_ms : 0;
+            target->wall_ms = end.in_call ? time_limit_ms() : 0;
             break;
         case job_end::how::forged:
             target->result = verdict::runtime_error;
@@ -278,7 +284,7 @@ bool runner_session::judge(const judge_job& job, std::vector<test_report>& repor
         job_line("judge", job),
         [&](const nlohmann::json& message) {
             announce(message, reports, progress_step::stage::testing);
-            believable = believable && store_result(message, reports, spec_.time_limit_ms);
+            believable = believable && store_result(message, reports, time_limit_ms());
         },
         settings_.harness_limit_s);
     return record_end(end, reports) && believable;

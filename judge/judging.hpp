@@ -39,6 +39,7 @@ struct runner_settings {
     double harness_limit_s = 600;                            // preparing and checking one test, outside solve
     double call_slack_ms = 250;                              // scheduling and message latency on top of the time limit
     double reference_limit_s = default_reference_limit_s();  // one reference job, between two outputs
+    double time_limit_scale = 1;  // the problem's time limit times this (a launcher's tool slows kernels down)
 };
 
 // The reports of `tests` (positions in spec.tests), all `skipped` until judged.
@@ -91,6 +92,7 @@ private:
                   progress_step::stage stage) const;
     std::optional<std::string> reference_failure(const job_end& end, std::uintmax_t printed) const;
     void stop(bool kill);
+    double time_limit_ms() const { return spec_.time_limit_ms * settings_.time_limit_scale; }
 
     const problem_spec& spec_;
     runner_settings settings_;

@@ -31,6 +31,8 @@ const command_entry kCommands[] = {
     {"bench", "Time solutions against the problem's baseline", define_bench},
     {"profile", "Profile a solution's kernels with Nsight Compute at one benchmark size (--compare: two solutions)",
      define_profile},
+    {"sanitize", "Run the examples and functional tests under compute-sanitizer: findings at file.cu:line",
+     define_sanitize},
 };
 
 // CLI11's words for a mistake on the command line, but an unknown command named as such where

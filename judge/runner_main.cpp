@@ -133,7 +133,7 @@ bool run_judge_job(session& s, const judge_job& job) {
         const input_set inputs(s.spec, s.space, test, item.data);
         expected_outputs expected = s.expected_for(test, item.expected_file);
         copy_large_into_space(expected, s.space);
-        buffer_set buffers(s.spec, s.space, test.scalars);
+        buffer_set buffers(s.spec, s.space, test.scalars, !job.exact_buffers);
         buffers.load_from(inputs.sources());
         announcer listener(s.out, item.test);
         call_outcome outcome = call_solve(*s.function, buffers, test.scalars, s.space, listener);

@@ -20,7 +20,11 @@ constexpr std::size_t kMaxLineBytes = std::size_t{16} << 20;
 runner_process::runner_process(const std::filesystem::path& runner_exe, runner_backend backend,
                                const std::string& problem_dir, const std::filesystem::path& work_dir,
                                const std::vector<std::string>& launcher)
-    : output_file_(work_dir / "runner-output.txt"), key_(channel_key::random()), opener_(key_) {
+    : output_file_(work_dir / "runner-output.txt"),
+      // A launcher (compute-sanitizer) writes its report after the runner exits, which takes time.
+      exit_grace_(launcher.empty() ? 5 : 300),
+      key_(channel_key::random()),
+      opener_(key_) {
     int channel[2], control[2];
     if (pipe2(channel, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a pipe");
     if (pipe2(control, O_CLOEXEC) != 0) {
@@ -99,7 +103,7 @@ child_exit runner_process::finish(bool kill) {
     if (kill) child_->kill_group();
     // A process that closed its channel is exiting; a GPU context can take a moment to tear down.
     // One that is still running after that, waiting for its next job, has lost its channel.
-    child_exit exit = child_->wait(std::chrono::steady_clock::now() + std::chrono::seconds(kill ? 30 : 5));
+    child_exit exit = child_->wait(std::chrono::steady_clock::now() + (kill ? std::chrono::seconds(30) : exit_grace_));
     if (control_fd_ >= 0) {
         close(control_fd_);
         control_fd_ = -1;
@@ -108,12 +112,12 @@ child_exit runner_process::finish(bool kill) {
     return exit;
 }
 
-child_exit runner_process::end(std::chrono::steady_clock::time_point deadline) {
+child_exit runner_process::end(std::optional<std::chrono::steady_clock::time_point> deadline) {
     if (control_fd_ >= 0) {
         close(control_fd_);
         control_fd_ = -1;
     }
-    const child_exit exit = child_->wait(deadline);
+    const child_exit exit = child_->wait(deadline.value_or(std::chrono::steady_clock::now() + exit_grace_));
     sweep_orphans();
     return exit;
 }

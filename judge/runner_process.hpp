@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,9 +37,10 @@ public:
     // After `closed`: the runner's exit, killing it if it has not exited within a few seconds
     // (closing the channel is not exiting). After anything else: kills it first.
     child_exit finish(bool kill);
-    // Closes the control pipe (no job follows: the runner exits) and waits until `deadline` for
-    // the runner, and a launcher around it, to end; kills it then.
-    child_exit end(std::chrono::steady_clock::time_point deadline);
+    // Closes the control pipe, so that the runner ends as after its last job, and waits for it (and
+    // a launcher around it, which writes its report then) until `deadline`, by default as long as an
+    // exiting runner may take; kills what is left then.
+    child_exit end(std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
     // Kills the runner without waiting for it to end (see child_process::abandon).
     void abandon();
     int pid() const { return child_->pid(); }
@@ -49,6 +51,7 @@ public:
 
 private:
     std::filesystem::path output_file_;
+    std::chrono::seconds exit_grace_;  // how long an exiting runner may take to end
     int read_fd_ = -1;
     int control_fd_ = -1;
     std::string pending_;

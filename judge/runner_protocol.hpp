@@ -49,6 +49,9 @@ struct test_job {
 struct judge_job {
     std::vector<test_job> tests;
     bool stop_at_failure = true;  // a failed test ends the job: the verdict is the first failure's
+    // solve's buffers as exact allocations, without guards: a read past one lands outside every
+    // allocation, where compute-sanitizer sees it (sanitize runs; guards hide it in allocated memory)
+    bool exact_buffers = false;
 };
 
 struct timed_data_job {
@@ -148,7 +151,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(runner_backend, {{runner_backend::device, "device"}
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(hello_job, key, backend, problem_dir)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(load_job, library, function, measure_peak)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(test_job, test, data, expected_file)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(judge_job, tests, stop_at_failure)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(judge_job, tests, stop_at_failure, exact_buffers)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_data_job, data, expected_file)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_test_job, test, data_sets)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(time_job, tests, settings, order_seed)

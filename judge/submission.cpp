@@ -24,11 +24,13 @@ std::vector<reference_outputs::item> own_data_of(const problem_spec& spec, const
 }
 
 // The judge job for `tests`, with each test's expected outputs (examples carry their own).
-judge_job judge_job_for(const problem_spec& spec, const std::vector<int>& tests,
+judge_job judge_job_for(const problem_spec& spec, const judge_options& options,
                         const std::vector<std::filesystem::path>& expected) {
     judge_job job;
+    job.stop_at_failure = options.stop_at_failure;
+    job.exact_buffers = options.exact_buffers;
     std::size_t next = 0;
-    for (const int index : tests) {
+    for (const int index : options.tests) {
         const test_spec& test = spec.tests.at(static_cast<std::size_t>(index));
         const bool literal = test.kind == test_kind::example;
         job.tests.push_back({index, own_data(test), literal ? "" : expected.at(next++).string()});
@@ -159,11 +161,13 @@ std::vector<int> select_tests(const problem_spec& spec, const std::vector<test_k
 
 namespace {
 
-// Runs the examples first (one that fails ends the judging), then the other tests.
-void run_tests(const problem_spec& spec, const std::vector<int>& tests,
+// Runs the examples first (one that fails ends the judging, unless told to go on), then the other tests.
+void run_tests(const problem_spec& spec, const judge_options& options,
                const std::vector<std::filesystem::path>& expected_files, runner_session& session, judgement& result) {
-    const judge_job job = judge_job_for(spec, tests, expected_files);
-    judge_job examples, rest;
+    const judge_job job = judge_job_for(spec, options, expected_files);
+    judge_job examples = job, rest = job;
+    examples.tests.clear();
+    rest.tests.clear();
     for (const auto& test : job.tests)
         (spec.tests[static_cast<std::size_t>(test.test)].kind == test_kind::example ? examples : rest)
             .tests.push_back(test);
@@ -172,7 +176,8 @@ void run_tests(const problem_spec& spec, const std::vector<int>& tests,
             return t.result != verdict::accepted && t.result != verdict::skipped;
         });
     };
-    if (!examples.tests.empty() && (!session.judge(examples, result.tests) || failed())) return;
+    if (!examples.tests.empty() && (!session.judge(examples, result.tests) || (job.stop_at_failure && failed())))
+        return;
     if (!rest.tests.empty()) session.judge(rest, result.tests);
 }
 
@@ -203,7 +208,9 @@ std::future<timed_plan> plan_in_background(const problem_spec& spec, const judge
 bool load_submission(runner_session& session, bool on_device, judge_context& context, std::optional<double>& peak,
                      judgement& result) {
     std::optional<double> measured;
-    if (auto failure = session.load(result.compile.library, "solve", on_device && !peak ? &measured : nullptr)) {
+    // Under a launcher's tool (compute-sanitizer) the ceiling would measure the tool: none then.
+    const bool measure = on_device && !peak && context.runner.launcher.empty();
+    if (auto failure = session.load(result.compile.library, "solve", measure ? &measured : nullptr)) {
         result.tests.front().result = verdict::runtime_error;
         result.tests.front().message = *failure;
         return false;
@@ -278,7 +285,7 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
     }
     std::optional<double> peak = known_peak(context, result.device);
     if (load_submission(session, on_device, context, peak, result)) {
-        timings.measure("judged calls", [&] { run_tests(spec, options.tests, expected_files, session, result); });
+        timings.measure("judged calls", [&] { run_tests(spec, options, expected_files, session, result); });
         if (plan.valid() && first_failure(result.tests) == verdict::accepted) {
             const timed_plan chosen = timings.measure("waiting for timed data", [&] { return plan.get(); });
             result.bench = time_submission(spec, source, session, chosen, peak.value_or(0), options, context, result);

@@ -35,6 +35,8 @@ struct judge_options {
     timed_settings timing;
     std::string origin = "submit";  // recorded in the history
     bool keep_attempt = false;      // a learner's run or submit: kept in the history's attempts
+    bool stop_at_failure = true;    // the first test that fails ends the judging (sanitize runs them all)
+    bool exact_buffers = false;     // solve's buffers without guards (see judge_job)
 };
 
 // The settings validate --run times with: enough calls to catch cached answers, a rough median.

@@ -58,6 +58,22 @@ TEST_CASE("a header that declares no verdict, or an unknown one, is an error tha
     CHECK(read_solution_header("/nonexistent/solution.cu").header_error == "cannot read the file");
 }
 
+TEST_CASE("a header may declare compute-sanitizer tools, each reporting the line it marks", "[catalog]") {
+    const solution_file both = header_of(
+        "// expect: accepted\n// sanitize: memcheck\n// sanitize: racecheck\n__global__ void k(float* x) {\n"
+        "    x[0] = x[1];  // <- sanitize: racecheck\n    x[9] = 0;  // <- sanitize: memcheck\n}\n");
+    CHECK(both.header_error.empty());
+    REQUIRE(both.sanitize.size() == 2);
+    CHECK(both.sanitize[0].tool == "memcheck");
+    CHECK(both.sanitize[0].line == 6);
+    CHECK(both.sanitize[1].tool == "racecheck");
+    CHECK(both.sanitize[1].line == 5);
+    CHECK(header_of("// expect: accepted\n// sanitize: leakcheck\nint x;  // <- sanitize: leakcheck\n").header_error ==
+          "unknown tool 'leakcheck' after 'sanitize:' (known: memcheck, racecheck, synccheck, initcheck)");
+    CHECK(header_of("// expect: accepted\n// sanitize: racecheck\nint x;  // <- sanitize: memcheck\n").header_error ==
+          "declares 'sanitize: racecheck' but marks no line with '// <- sanitize: racecheck'");
+}
+
 TEST_CASE("list_solutions reads the .cu files of solutions/<slug>, sorted", "[catalog]") {
     temp_dir home("catalog-test");
     write_file(home.path() / "solutions/scan/b.cu", "// expect: wrong_answer\n");

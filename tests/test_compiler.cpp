@@ -144,6 +144,9 @@ TEST_CASE("the same file by another path, or a copy elsewhere with its headers, 
     const compile_result copied = space.host(space.write("copy/solution.cpp", kSolve));
     CHECK(copied.cached);
     CHECK(copied.library == first.library);
+    // The library's line info names the path first compiled: sanitize maps its findings through it.
+    CHECK(first.compiled_from == source);
+    CHECK(copied.compiled_from == source);
 }
 
 TEST_CASE("warnings are kept with the cached library and shown on every compile, with the path used", "[compiler]") {

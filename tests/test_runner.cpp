@@ -172,3 +172,40 @@ TEST_CASE("reference work no longer wanted is dropped at once, and none is start
     CHECK_THROWS_AS(pending.get(), reference_outputs::cancelled);
     CHECK_THROWS_AS(references.ensure(items, true), reference_outputs::cancelled);
 }
+
+TEST_CASE("a sanitize run judges every test, on exact buffers that have no guards", "[runner][sanitize]") {
+    judge_context context = host_context();
+    judge_options options;
+    options.tests = select_tests(tiny_sum(), {});
+    options.timed = false;
+    options.stop_at_failure = false;
+    options.exact_buffers = true;
+    const std::string dir = GPUJUDGE_TEST_FIXTURES "/host_solutions/";
+    // No guard sees this write (the host space rounds allocations up to 256 bytes: it lands inside).
+    const auto past = judge_submission(tiny_sum(), dir + "writes_past_output.cpp", options, context);
+    CHECK(past.overall == verdict::accepted);
+    const auto wrong = judge_submission(tiny_sum(), dir + "off_by_one.cpp", options, context);
+    CHECK(verdicts(wrong) == std::vector<verdict>(4, verdict::wrong_answer));
+}
+
+TEST_CASE("a runner behind a launcher ends on its own, and the launcher's report is out before judging ends",
+          "[runner][sanitize]") {
+    judge_context context = host_context();
+    const std::string log = GPUJUDGE_TEST_CACHE "/launcher_report.txt";
+    std::remove(log.c_str());
+    // The stand-in for compute-sanitizer writes its report a second after the runner has exited.
+    setenv("FAKE_SANITIZER_LOG", GPUJUDGE_TEST_FIXTURES "/sanitizer/memcheck_clean.txt", 1);
+    context.runner.launcher = {GPUJUDGE_TEST_FIXTURES "/sanitizer/bin/compute-sanitizer", "--log-file", log};
+    judge_options options;
+    options.tests = select_tests(tiny_sum(), {});
+    options.timed = false;
+    const auto result =
+        judge_submission(tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/correct.cpp", options, context);
+    unsetenv("FAKE_SANITIZER_LOG");
+    CHECK(result.overall == verdict::accepted);
+    std::ifstream report(log);
+    std::string first;
+    std::getline(report, first);
+    CHECK(first == "========= COMPUTE-SANITIZER");
+    CHECK(children_of_this_process() == 0);
+}

@@ -1,0 +1,68 @@
+#include "sanitize_run.hpp"
+
+#include "sanitizer_tool.hpp"
+#include "temp_dir.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace gpujudge {
+
+namespace {
+
+// Benchmarks take far too long under the tools, and timings there mean nothing.
+judge_options sanitize_options(const problem_spec& spec) {
+    judge_options options;
+    options.tests = select_tests(spec, {test_kind::example, test_kind::functional});
+    options.timed = false;
+    options.origin = "sanitize";
+    options.stop_at_failure = false;
+    options.exact_buffers = true;
+    return options;
+}
+
+std::string read_log(const std::filesystem::path& path) {
+    std::ifstream file(path, std::ios::binary);
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+// The context's runner goes behind the tool for one submission, and back after it.
+class launched_runner {
+public:
+    launched_runner(runner_settings& settings, std::vector<std::string> launcher)
+        : settings_(settings), saved_(settings) {
+        settings.launcher = std::move(launcher);
+        settings.time_limit_scale = kSanitizerSlowdown;
+    }
+    ~launched_runner() { settings_ = saved_; }
+    launched_runner(const launched_runner&) = delete;
+    launched_runner& operator=(const launched_runner&) = delete;
+
+private:
+    runner_settings& settings_;
+    runner_settings saved_;
+};
+
+}  // namespace
+
+sanitize_result sanitize_submission(const problem_spec& spec, const std::filesystem::path& source,
+                                    const std::string& tool, judge_context& context) {
+    const std::filesystem::path sanitizer = find_compute_sanitizer();
+    // The tool's report is read from its log file alone, in a folder of this run's own: what the
+    // runner prints is the submission's too, and proves nothing.
+    const temp_dir folder("sanitize");
+    const std::filesystem::path log_file = folder.path() / "compute-sanitizer.log";
+    sanitize_result result;
+    result.tool = tool;
+    {
+        const launched_runner launched(context.runner, sanitizer_launcher(sanitizer, tool, log_file));
+        result.judged = judge_submission(spec, source, sanitize_options(spec), context);
+    }  // the runner has ended, and the tool has written its report
+    result.log = parse_sanitizer_log(read_log(log_file));
+    result.findings = map_findings(result.log, source, result.judged.compile.compiled_from);
+    return result;
+}
+
+}  // namespace gpujudge
