@@ -71,9 +71,16 @@ solution_file read_solution_header(const fs::path& path) {
             if (!file.expected) file.header_error = fmt::format("unknown verdict '{}' after 'expect:'", *value);
         } else if (auto role = value_after("role:")) {
             file.baseline = *role == "baseline";
+        } else if (auto kind = value_after("cause:")) {
+            file.cause = cause_kind_from_string(*kind);
+            if (!file.cause)
+                file.header_error =
+                    fmt::format("unknown cause '{}' after 'cause:' (known: {})", *kind, cause_kind_names());
         }
     }
     if (!file.expected && file.header_error.empty()) file.header_error = "no '// expect: <verdict>' line in its header";
+    if (file.cause && file.expected && *file.expected != verdict::wrong_answer && file.header_error.empty())
+        file.header_error = "'cause:' goes with 'expect: wrong_answer' only";
     return file;
 }
 

@@ -32,7 +32,7 @@ void set_float(host_array& a, std::size_t i, float value) {
 std::string cause_of(const host_array& expected, const host_array& got) {
     const comparison c = compare_output("out", expected, got, {1e-6, 1e-6}, {static_cast<long long>(expected.size())});
     const auto cause = likely_cause(c.pattern);
-    return cause ? *cause : "";
+    return cause ? cause->text : "";
 }
 
 }  // namespace

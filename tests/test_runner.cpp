@@ -164,7 +164,7 @@ TEST_CASE("reference work no longer wanted is dropped at once, and none is start
     context.runner.reference_limit_s = 60;  // far longer than the test waits
     const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/broken_problems/reference_hang");
     reference_outputs references(spec, build_reference(spec, context), context.compiler.cache_dir, context.runner);
-    const std::vector<reference_outputs::item> items{{1, {5, {}}}};  // 'N = 5': its reference never returns
+    const std::vector<reference_outputs::item> items{{1, {5, {}}, {}}};  // 'N = 5': its reference never returns
     auto pending = std::async(std::launch::async, [&] { return references.ensure(items, true); });
     CHECK(pending.wait_for(std::chrono::milliseconds(300)) == std::future_status::timeout);  // it hangs
     references.cancel();

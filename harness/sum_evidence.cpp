@@ -1,0 +1,157 @@
+#include "sum_evidence.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <numeric>
+
+namespace gpujudge {
+
+namespace {
+
+constexpr std::size_t kChunk = 32;        // prefix sums are kept at multiples of this
+constexpr std::size_t kMaxWidth = 4096;   // a block's share: its threads times a few elements each
+constexpr double kHalfUnit = 1.0 / 2048;  // half precision's unit roundoff, 2^-11
+constexpr double kChance = 0.01;          // the most that chance may explain a match
+
+}  // namespace
+
+double round_to_half(double x) {
+    if (!std::isfinite(x) || x == 0) return x;
+    int exponent = 0;
+    std::frexp(x, &exponent);  // |x| in [2^(exponent-1), 2^exponent)
+    // 11 significant bits; below 2^-14 the subnormals' fixed step of 2^-24.
+    const int step = std::max(exponent - 11, -24);
+    const double rounded = std::ldexp(std::nearbyint(std::ldexp(x, -step)), step);
+    return std::fabs(rounded) > 65504 ? std::copysign(HUGE_VAL, x) : rounded;
+}
+
+void sum_evidence::add(const double* terms, std::size_t count) {
+    const double error = sum_.got - sum_.expected;
+    for (std::size_t i = 0; i < count; ++i) {
+        const double t = terms[i];
+        magnitude_ += std::fabs(t);
+        float32_ += static_cast<float>(t);
+        const double half_term = round_to_half(t);
+        half_ = round_to_half(half_ + half_term);
+        half_terms_ += half_term;
+        const double scaled = sum_.scale * t;
+        if (std::fabs(error - scaled) <= allowed() || std::fabs(error + scaled) <= allowed()) one_term_off_ = true;
+        open_chunk_.push_back(t);
+        if (open_chunk_.size() == kChunk) {
+            prefix32_.push_back(prefix32_.back() + std::accumulate(open_chunk_.begin(), open_chunk_.end(), 0.0));
+            open_chunk_.clear();
+        }
+    }
+    count_ += count;
+}
+
+double sum_evidence::prefix(std::size_t end) const {
+    const std::size_t whole = end / kChunk;
+    const std::size_t rest = end - whole * kChunk;  // only ever inside the open chunk
+    return prefix32_[whole] + std::accumulate(open_chunk_.begin(), open_chunk_.begin() + rest, 0.0);
+}
+
+// The first block's share [0, w), and the terms before the last multiple of a loop width (a
+// dropped tail): a few candidates.
+std::vector<sum_evidence::candidate> sum_evidence::prefixes() const {
+    std::vector<candidate> family;
+    for (std::size_t width = 2; width <= kMaxWidth; width *= 2) {
+        const std::size_t covered = count_ / width * width;
+        // The main loop ran at least twice, and no narrower width gave the same terms.
+        if (covered < 2 * width || covered == count_ || (!family.empty() && family.back().end == covered)) continue;
+        family.push_back({sum_.scale * prefix(covered), 0, covered, width, true});
+    }
+    for (std::size_t width = kChunk; width <= kMaxWidth && width < count_; width *= 2)
+        family.push_back({sum_.scale * prefix(width), 0, width, width, false});
+    return family;
+}
+
+// Every block-aligned chunk of every block width: one block's share, whichever block.
+std::vector<sum_evidence::candidate> sum_evidence::chunks() const {
+    std::vector<candidate> family;
+    for (std::size_t width = kChunk; width <= kMaxWidth && width < count_; width *= 2)
+        for (std::size_t begin = 0; begin < count_; begin += width) {
+            const std::size_t end = std::min(begin + width, count_);
+            family.push_back({sum_.scale * (prefix(end) - prefix(begin)), begin, end, width, false});
+        }
+    return family;
+}
+
+// A candidate the wrong value equals, unless chance explains it: the candidates lying as near the
+// wrong value as the reference does, times the window a match allows within that distance.
+std::optional<cause> sum_evidence::missing_share(const std::vector<candidate>& family) const {
+    const double distance = std::fabs(sum_.got - sum_.expected);
+    const double grain = sum_.integer ? 1 : 0;  // ints: a window of one value
+    const double window = sum_.integer ? 0 : sum_.tolerance;
+    const candidate* match = nullptr;
+    std::size_t near = 0;
+    for (const auto& c : family) {
+        const double gap = std::fabs(c.value - sum_.got);
+        near += gap <= distance;
+        if (gap <= window && !match && std::fabs(c.value - sum_.expected) > window) match = &c;
+    }
+    if (!match || near * (2 * window + grain) > kChance * (2 * distance + grain)) return std::nullopt;
+    if (match->tail)
+        return cause{cause_kind::dropped_tail,
+                     fmt::format("likely cause: the value is that of the first {} of the {} terms (the last multiple "
+                                 "of {}); the {} past it are left out: the remainder after a loop over groups of {} is "
+                                 "not handled",
+                                 match->end, count_, match->width, count_ - match->end, match->width)};
+    return cause{cause_kind::one_block,
+                 fmt::format("likely cause: the value is that of terms [{}, {}) alone, one block's share ({} of the "
+                             "{}): the other blocks' shares are missing (each block storing its partial result over "
+                             "the others' instead of adding it, or a grid of one block)",
+                             match->begin, match->end, match->end - match->begin, count_)};
+}
+
+// got = expected times -1, 2, 1/2, 3, 1/3, 4, 1/4 or (n +- 1) / n and its inverse: a wrong constant.
+bool sum_evidence::simple_factor() const {
+    const double n = static_cast<double>(count_);
+    const double factors[] = {
+        -1, 2, 0.5, 3, 1.0 / 3, 4, 0.25, (n - 1) / n, (n + 1) / n, n / (n + 1), n > 1 ? n / (n - 1) : 0};
+    for (const double factor : factors)
+        if (std::fabs(sum_.got - factor * sum_.expected) <= allowed()) return true;
+    return false;
+}
+
+// An error of the size that float32 one at a time, or half precision, gives for these terms, well
+// past the tolerance, and not one term or a simple factor: the logic is likely right, the
+// precision is not.
+std::optional<cause> sum_evidence::precision() const {
+    const double error = std::fabs(sum_.got - sum_.expected);
+    if (sum_.integer || !std::isfinite(sum_.got) || error <= 2 * sum_.tolerance) return std::nullopt;
+    if (one_term_off_ || simple_factor()) return std::nullopt;
+    const double float32_error = std::fabs(sum_.scale * float32_ - sum_.expected);
+    if (float32_error > 2 * sum_.tolerance && error >= float32_error / 4 && error <= 4 * float32_error)
+        return cause{
+            cause_kind::float32_sum,
+            fmt::format("likely cause: the error, {:.3g}, is the size of summing these {} terms in float32 one "
+                        "at a time ({:.3g}): a long float32 running sum (one thread's loop, or an atomicAdd "
+                        "per element into one value) loses the low bits of every term; add partial sums in a "
+                        "tree, or accumulate in double",
+                        error, count_, float32_error)};
+    const double rounding_error = std::fabs(sum_.scale * half_terms_ - sum_.expected);
+    const bool overflow = !std::isfinite(half_);
+    // A half running sum that overflows bounds nothing; partial sums may not: bound them by u * sum |t|.
+    const double running_error =
+        overflow ? kHalfUnit * std::fabs(sum_.scale) * magnitude_ : std::fabs(sum_.scale * half_ - sum_.expected);
+    const double upper = 4 * std::max(rounding_error, running_error);
+    if (upper > 2 * sum_.tolerance && error >= rounding_error / 4 && error <= upper)
+        return cause{cause_kind::half_precision,
+                     fmt::format("likely cause: the error, {:.3g}, is the size that half precision gives for these {} "
+                                 "terms (each rounded to half: {:.3g}; one half running sum: {}): accumulate in float, "
+                                 "not in __half",
+                                 error, count_, rounding_error,
+                                 overflow ? std::string("overflow") : fmt::format("{:.3g}", running_error))};
+    return std::nullopt;
+}
+
+std::optional<cause> sum_evidence::likely_cause() const {
+    if (count_ == 0 || std::fabs(sum_.got - sum_.expected) <= (sum_.integer ? 0 : sum_.tolerance)) return std::nullopt;
+    if (auto share = missing_share(prefixes())) return share;
+    if (auto share = missing_share(chunks())) return share;
+    return precision();
+}
+
+}  // namespace gpujudge

@@ -1,0 +1,59 @@
+#pragma once
+// Likely causes of a wrong sum that only its inputs show. The terms of a declared sum (problem.yaml
+// `diagnosis: sums:`) are summed again on the CPU: in double, in float32 one at a time, in half
+// precision, and by aligned chunks; the wrong value is held against each. Every rule is
+// problem-independent and stays silent unless its evidence is clear: a match that chance would
+// explain as well, or an error that one term or a simple factor explains, says nothing.
+#include "likely_cause.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace gpujudge {
+
+// The half-precision value nearest x (to nearest, ties to even; past 65504 an infinity): how the
+// GPU's __float2half and every __half operation round.
+double round_to_half(double x);
+
+struct wrong_sum {
+    double got = 0;
+    double expected = 0;   // the reference's value
+    double tolerance = 0;  // atol + rtol * |expected|
+    double scale = 1;      // the value is scale * the sum of the terms
+    bool integer = false;  // an int output, compared exactly
+};
+
+class sum_evidence {
+public:
+    explicit sum_evidence(const wrong_sum& sum) : sum_(sum) {}
+    // Every term, in index order, a block at a time.
+    void add(const double* terms, std::size_t count);
+    std::optional<cause> likely_cause() const;
+
+private:
+    struct candidate {
+        double value;
+        std::size_t begin, end, width;
+        bool tail;  // the terms before the last multiple of `width`
+    };
+    double prefix(std::size_t end) const;  // the sum of terms [0, end)
+    std::vector<candidate> prefixes() const;
+    std::vector<candidate> chunks() const;
+    std::optional<cause> missing_share(const std::vector<candidate>& family) const;
+    std::optional<cause> precision() const;
+    bool simple_factor() const;
+    double allowed() const { return sum_.integer ? 0.5 : sum_.tolerance; }
+
+    wrong_sum sum_;
+    std::size_t count_ = 0;
+    double magnitude_ = 0;               // the sum of |term|
+    float float32_ = 0;                  // one at a time in float32
+    double half_ = 0;                    // one at a time in half precision
+    double half_terms_ = 0;              // the terms rounded to half, summed exactly
+    std::vector<double> prefix32_{0.0};  // the sum of terms [0, 32 j)
+    std::vector<double> open_chunk_;     // the terms past the last multiple of 32
+    bool one_term_off_ = false;          // the error is one term, left out or added twice
+};
+
+}  // namespace gpujudge
