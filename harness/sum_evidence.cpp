@@ -9,10 +9,9 @@ namespace gpujudge {
 
 namespace {
 
-constexpr std::size_t kChunk = 32;        // prefix sums are kept at multiples of this
-constexpr std::size_t kMaxWidth = 4096;   // a block's share: its threads times a few elements each
-constexpr double kHalfUnit = 1.0 / 2048;  // half precision's unit roundoff, 2^-11
-constexpr double kChance = 0.01;          // the most that chance may explain a match
+constexpr std::size_t kChunk = 32;       // prefix sums are kept at multiples of this
+constexpr std::size_t kMaxWidth = 4096;  // a block's share: its threads times a few elements each
+constexpr double kChance = 0.01;         // the most that chance may explain a match
 
 }  // namespace
 
@@ -30,11 +29,17 @@ void sum_evidence::add(const double* terms, std::size_t count) {
     const double error = sum_.got - sum_.expected;
     for (std::size_t i = 0; i < count; ++i) {
         const double t = terms[i];
-        magnitude_ += std::fabs(t);
         float32_ += static_cast<float>(t);
         const double half_term = round_to_half(t);
         half_ = round_to_half(half_ + half_term);
         half_terms_ += half_term;
+        for (auto& chunk : half_chunks_) {
+            chunk.running = round_to_half(chunk.running + half_term);
+            if ((count_ + i + 1) % chunk.width == 0) {
+                chunk.total += chunk.running;
+                chunk.running = 0;
+            }
+        }
         const double scaled = sum_.scale * t;
         if (std::fabs(error - scaled) <= allowed() || std::fabs(error + scaled) <= allowed()) one_term_off_ = true;
         open_chunk_.push_back(t);
@@ -131,19 +136,20 @@ std::optional<cause> sum_evidence::precision() const {
                         "per element into one value) loses the low bits of every term; add partial sums in a "
                         "tree, or accumulate in double",
                         error, count_, float32_error)};
+    // The errors of the half orders above; an order that overflows bounds nothing.
     const double rounding_error = std::fabs(sum_.scale * half_terms_ - sum_.expected);
-    const bool overflow = !std::isfinite(half_);
-    // A half running sum that overflows bounds nothing; partial sums may not: bound them by u * sum |t|.
-    const double running_error =
-        overflow ? kHalfUnit * std::fabs(sum_.scale) * magnitude_ : std::fabs(sum_.scale * half_ - sum_.expected);
-    const double upper = 4 * std::max(rounding_error, running_error);
-    if (upper > 2 * sum_.tolerance && error >= rounding_error / 4 && error <= upper)
+    double largest = rounding_error;
+    const auto consider = [&](double half_sum) {
+        if (std::isfinite(half_sum)) largest = std::max(largest, std::fabs(sum_.scale * half_sum - sum_.expected));
+    };
+    consider(half_);
+    for (const auto& chunk : half_chunks_) consider(chunk.total + chunk.running);
+    if (4 * largest > 2 * sum_.tolerance && error >= rounding_error / 4 && error <= 4 * largest)
         return cause{cause_kind::half_precision,
                      fmt::format("likely cause: the error, {:.3g}, is the size that half precision gives for these {} "
-                                 "terms (each rounded to half: {:.3g}; one half running sum: {}): accumulate in float, "
-                                 "not in __half",
-                                 error, count_, rounding_error,
-                                 overflow ? std::string("overflow") : fmt::format("{:.3g}", running_error))};
+                                 "terms (each term rounded to half: {:.3g}; half running sums: up to {:.3g}): "
+                                 "accumulate in float, not in __half",
+                                 error, count_, rounding_error, largest)};
     return std::nullopt;
 }
 

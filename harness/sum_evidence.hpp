@@ -43,14 +43,22 @@ private:
     std::optional<cause> missing_share(const std::vector<candidate>& family) const;
     std::optional<cause> precision() const;
     bool simple_factor() const;
-    double allowed() const { return sum_.integer ? 0.5 : sum_.tolerance; }
+    // How near a logic error's value must be: a quarter of the tolerance, which any float32 order of
+    // the same logic keeps to by far (the tolerance bounds every order at the largest size).
+    double allowed() const { return sum_.integer ? 0.5 : sum_.tolerance / 4; }
 
     wrong_sum sum_;
     std::size_t count_ = 0;
-    double magnitude_ = 0;               // the sum of |term|
-    float float32_ = 0;                  // one at a time in float32
-    double half_ = 0;                    // one at a time in half precision
-    double half_terms_ = 0;              // the terms rounded to half, summed exactly
+    float float32_ = 0;      // one at a time in float32
+    double half_ = 0;        // one at a time in half precision
+    double half_terms_ = 0;  // the terms rounded to half, summed exactly
+    // Half running sums over chunks of 32 and of 1024 terms, the chunks added exactly: the orders of
+    // short per-thread or per-warp half sums, which a long running sum's overflow says nothing of.
+    struct half_chunks {
+        std::size_t width;
+        double running = 0, total = 0;
+    };
+    half_chunks half_chunks_[2] = {{32}, {1024}};
     std::vector<double> prefix32_{0.0};  // the sum of terms [0, 32 j)
     std::vector<double> open_chunk_;     // the terms past the last multiple of 32
     bool one_term_off_ = false;          // the error is one term, left out or added twice
