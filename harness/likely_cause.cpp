@@ -89,15 +89,24 @@ std::optional<cause> likely_cause(const mismatch_pattern& p) {
                          : fmt::format("likely cause: {} elements were never written (the judge's poison is intact "
                                        "there): the grid or a loop does not cover the whole output",
                                        p.num_mismatches)};
-    if (p.num_inf_got > 0 && p.num_inf_got + p.num_nan_got == p.num_mismatches)
+    // Correct arithmetic on finite inputs yields no NaN or infinity: where most wrong elements hold one,
+    // they say why (the rest are often what the same overflow left finite, such as x / inf = 0).
+    const std::size_t non_finite = p.num_inf_got + p.num_nan_got;
+    const std::string share = non_finite == p.num_mismatches
+                                  ? ""
+                                  : fmt::format(" ({} of the {} wrong elements)", non_finite, p.num_mismatches);
+    if (p.num_inf_got > 0 && 2 * non_finite >= p.num_mismatches)
         return cause{cause_kind::infinity,
-                     "likely cause: infinity where the reference is finite: an overflow (exp of a large value without "
-                     "subtracting the maximum first), a division by zero or the log of 0"};
-    if (p.num_nan_got == p.num_mismatches)
+                     fmt::format("likely cause: infinity where the reference is finite{}: an overflow (exp of a large "
+                                 "value without subtracting the maximum first), a division by zero or the log of 0",
+                                 share)};
+    if (p.num_nan_got > 0 && 2 * non_finite >= p.num_mismatches)
         return cause{cause_kind::not_a_number,
-                     "likely cause: NaN where the reference is finite: the output was added to before it was written "
-                     "(it arrives poisoned with NaN: zero it first, e.g. before atomicAdd), or an invalid operation "
-                     "such as inf/inf (exp of a large value without subtracting the maximum) or 0/0"};
+                     fmt::format("likely cause: NaN where the reference is finite{}: the output was added to before it "
+                                 "was written (it arrives poisoned with NaN: zero it first, e.g. before atomicAdd), or "
+                                 "an invalid operation such as inf/inf (exp of a large value without subtracting the "
+                                 "maximum) or 0/0",
+                                 share)};
     if (auto tail = dropped_tail(p)) return tail;
     return one_block(p);
 }

@@ -61,10 +61,13 @@ double sum_evidence::prefix(std::size_t end) const {
 // dropped tail): a few candidates.
 std::vector<sum_evidence::candidate> sum_evidence::prefixes() const {
     std::vector<candidate> family;
-    for (std::size_t width = 2; width <= kMaxWidth; width *= 2) {
+    for (const std::size_t width : {4, 8, 32, 64, 128, 256, 512, 1024, 2048, 4096}) {
         const std::size_t covered = count_ / width * width;
-        // The main loop ran at least twice, and no narrower width gave the same terms.
-        if (covered < 2 * width || covered == count_ || (!family.empty() && family.back().end == covered)) continue;
+        // A vector loop ran at least once, a block loop at least twice (once is one block's share); no
+        // narrower width gave the same terms.
+        if (covered < (width <= 8 ? width : 2 * width) || covered == count_ ||
+            (!family.empty() && family.back().end == covered))
+            continue;
         family.push_back({sum_.scale * prefix(covered), 0, covered, width, true});
     }
     for (std::size_t width = kChunk; width <= kMaxWidth && width < count_; width *= 2)
@@ -100,13 +103,14 @@ std::optional<cause> sum_evidence::missing_share(const std::vector<candidate>& f
     if (match->tail)
         return cause{cause_kind::dropped_tail,
                      fmt::format("likely cause: the value is that of the first {} of the {} terms (the last multiple "
-                                 "of {}); the {} past it are left out: the remainder after a loop over groups of {} is "
+                                 "of {}), without the {} after them: the remainder after a loop over groups of {} is "
                                  "not handled",
                                  match->end, count_, match->width, count_ - match->end, match->width)};
     return cause{cause_kind::one_block,
                  fmt::format("likely cause: the value is that of terms [{}, {}) alone, one block's share ({} of the "
-                             "{}): the other blocks' shares are missing (each block storing its partial result over "
-                             "the others' instead of adding it, or a grid of one block)",
+                             "{}): the other blocks' shares are missing (a grid of one block, a loop that covers only "
+                             "blockDim.x elements, or each block storing its partial result over the others' instead "
+                             "of adding it)",
                              match->begin, match->end, match->end - match->begin, count_)};
 }
 
@@ -146,10 +150,10 @@ std::optional<cause> sum_evidence::precision() const {
     for (const auto& chunk : half_chunks_) consider(chunk.total + chunk.running);
     if (4 * largest > 2 * sum_.tolerance && error >= rounding_error / 4 && error <= 4 * largest)
         return cause{cause_kind::half_precision,
-                     fmt::format("likely cause: the error, {:.3g}, is the size that half precision gives for these {} "
-                                 "terms (each term rounded to half: {:.3g}; half running sums: up to {:.3g}): "
-                                 "accumulate in float, not in __half",
-                                 error, count_, rounding_error, largest)};
+                     fmt::format("likely cause: the error, {:.3g}, is the size that half precision gives for {} {} "
+                                 "(each term rounded to half: {:.3g}; half running sums: up to {:.3g}): accumulate in "
+                                 "float, not in __half",
+                                 error, count_, count_ == 1 ? "term" : "terms", rounding_error, largest)};
     return std::nullopt;
 }
 

@@ -63,6 +63,18 @@ TEST_CASE("infinity where the reference is finite is an overflow, NaN alone may 
     CHECK(
         cause_of(expected, nans).rfind("likely cause: NaN where the reference is finite: the output was added to", 0) ==
         0);
+    // Most wrong elements non-finite, the rest what the same overflow left finite (x / inf = 0).
+    host_array softmax_like = floats(8, 0.125f);
+    for (std::size_t i = 0; i < 3; ++i) set_float(softmax_like, i, std::nanf(""));
+    set_float(softmax_like, 3, 0.0f);
+    CHECK(cause_of(expected, softmax_like)
+              .rfind("likely cause: NaN where the reference is finite (3 of the 4 wrong "
+                     "elements): the output was added to",
+                     0) == 0);
+    set_float(softmax_like, 4, 0.0f);
+    set_float(softmax_like, 5, 0.0f);
+    set_float(softmax_like, 6, 0.0f);
+    CHECK(cause_of(expected, softmax_like).empty());  // 3 of 7, fewer than half: no telling
 }
 
 TEST_CASE("mismatches exactly past the last multiple of a width are a dropped tail", "[compare][cause]") {

@@ -85,8 +85,8 @@ TEST_CASE("a sum that holds one block's chunk of the terms is one block's share"
     const double tol = tolerance_of(terms, expected, 1000);
     CHECK(text_of(cause_for(terms, static_cast<float>(exact(terms, 512, 1000)), expected, tol)) ==
           "likely cause: the value is that of terms [512, 1000) alone, one block's share (488 of the 1000): the other "
-          "blocks' shares are missing (each block storing its partial result over the others' instead of adding it, "
-          "or a grid of one block)");
+          "blocks' shares are missing (a grid of one block, a loop that covers only blockDim.x elements, or each "
+          "block storing its partial result over the others' instead of adding it)");
     CHECK(text_of(cause_for(terms, tree(terms, 0, 256), expected, tol))
               .rfind("likely cause: the value is that of terms [0, 256) alone", 0) == 0);
     CHECK(text_of(cause_for(terms, tree(terms, 256, 320), expected, tol))
@@ -97,8 +97,8 @@ TEST_CASE("a sum that misses the terms past the last multiple of a width is a dr
     const auto terms = uniform_terms(1027, -1000, 1000, 2);
     const double expected = exact(terms);
     CHECK(text_of(cause_for(terms, tree(terms, 0, 1024), expected, tolerance_of(terms, expected, 1000))) ==
-          "likely cause: the value is that of the first 1024 of the 1027 terms (the last multiple of 4); the 3 past it "
-          "are left out: the remainder after a loop over groups of 4 is not handled");
+          "likely cause: the value is that of the first 1024 of the 1027 terms (the last multiple of 4), without the 3 "
+          "after them: the remainder after a loop over groups of 4 is not handled");
 }
 
 TEST_CASE("a match that chance explains as well says nothing", "[cause]") {
