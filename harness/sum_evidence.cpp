@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <numeric>
 
 namespace gpujudge {
@@ -16,12 +18,19 @@ constexpr double kChance = 0.01;         // the most that chance may explain a m
 }  // namespace
 
 double round_to_half(double x) {
-    if (!std::isfinite(x) || x == 0) return x;
-    int exponent = 0;
-    std::frexp(x, &exponent);  // |x| in [2^(exponent-1), 2^exponent)
+    if (!std::isfinite(x)) return x;
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &x, sizeof bits);
+    const int exponent = static_cast<int>((bits >> 52) & 0x7ff) - 1023;  // |x| in [2^exponent, 2^(exponent+1))
     // 11 significant bits; below 2^-14 the subnormals' fixed step of 2^-24.
-    const int step = std::max(exponent - 11, -24);
-    const double rounded = std::ldexp(std::nearbyint(std::ldexp(x, -step)), step);
+    const int step = std::max(exponent - 10, -24);
+    // Adding 1.5 * 2^(step+52) puts x where a double's last bit is worth 2^step: the addition rounds x
+    // to a multiple of the step, to nearest, ties to even, as the hardware does (a hundred million
+    // terms go through here four times).
+    const std::uint64_t magic_bits = (static_cast<std::uint64_t>(step + 52 + 1023) << 52) | (std::uint64_t{1} << 51);
+    double magic = 0;
+    std::memcpy(&magic, &magic_bits, sizeof magic);
+    const double rounded = (x + magic) - magic;
     return std::fabs(rounded) > 65504 ? std::copysign(HUGE_VAL, x) : rounded;
 }
 
@@ -59,47 +68,45 @@ double sum_evidence::prefix(std::size_t end) const {
 
 // The first block's share [0, w), and the terms before the last multiple of a loop width (a
 // dropped tail): a few candidates.
-std::vector<sum_evidence::candidate> sum_evidence::prefixes() const {
-    std::vector<candidate> family;
+void sum_evidence::prefixes(const candidate_visitor& visit) const {
+    std::size_t last_covered = 0;
     for (const std::size_t width : {4, 8, 32, 64, 128, 256, 512, 1024, 2048, 4096}) {
         const std::size_t covered = count_ / width * width;
         // A vector loop ran at least once, a block loop at least twice (once is one block's share); no
         // narrower width gave the same terms.
-        if (covered < (width <= 8 ? width : 2 * width) || covered == count_ ||
-            (!family.empty() && family.back().end == covered))
-            continue;
-        family.push_back({sum_.scale * prefix(covered), 0, covered, width, true});
+        if (covered < (width <= 8 ? width : 2 * width) || covered == count_ || covered == last_covered) continue;
+        last_covered = covered;
+        visit({sum_.scale * prefix(covered), 0, covered, width, true});
     }
     for (std::size_t width = kChunk; width <= kMaxWidth && width < count_; width *= 2)
-        family.push_back({sum_.scale * prefix(width), 0, width, width, false});
-    return family;
+        visit({sum_.scale * prefix(width), 0, width, width, false});
 }
 
-// Every block-aligned chunk of every block width: one block's share, whichever block.
-std::vector<sum_evidence::candidate> sum_evidence::chunks() const {
-    std::vector<candidate> family;
+// Every block-aligned chunk of every block width: one block's share, whichever block. Millions of
+// candidates for a large sum, visited, never held.
+void sum_evidence::chunks(const candidate_visitor& visit) const {
     for (std::size_t width = kChunk; width <= kMaxWidth && width < count_; width *= 2)
         for (std::size_t begin = 0; begin < count_; begin += width) {
             const std::size_t end = std::min(begin + width, count_);
-            family.push_back({sum_.scale * (prefix(end) - prefix(begin)), begin, end, width, false});
+            visit({sum_.scale * (prefix(end) - prefix(begin)), begin, end, width, false});
         }
-    return family;
 }
 
 // A candidate the wrong value equals, unless chance explains it: the candidates lying as near the
 // wrong value as the reference does, times the window a match allows within that distance.
-std::optional<cause> sum_evidence::missing_share(const std::vector<candidate>& family) const {
+std::optional<cause> sum_evidence::missing_share(void (sum_evidence::*family)(const candidate_visitor&) const) const {
     const double distance = std::fabs(sum_.got - sum_.expected);
     const double grain = sum_.integer ? 1 : 0;  // ints: a window of one value
     const double window = sum_.integer ? 0 : sum_.tolerance;
-    const candidate* match = nullptr;
+    std::optional<candidate> match;
     std::size_t near = 0;
-    for (const auto& c : family) {
+    (this->*family)([&](const candidate& c) {
         const double gap = std::fabs(c.value - sum_.got);
         near += gap <= distance;
-        if (gap <= window && !match && std::fabs(c.value - sum_.expected) > window) match = &c;
-    }
-    if (!match || near * (2 * window + grain) > kChance * (2 * distance + grain)) return std::nullopt;
+        if (gap <= window && !match && std::fabs(c.value - sum_.expected) > window) match = c;
+    });
+    if (!match || static_cast<double>(near) * (2 * window + grain) > kChance * (2 * distance + grain))
+        return std::nullopt;
     if (match->tail)
         return cause{cause_kind::dropped_tail,
                      fmt::format("likely cause: the value is that of the first {} of the {} terms (the last multiple "
@@ -159,8 +166,8 @@ std::optional<cause> sum_evidence::precision() const {
 
 std::optional<cause> sum_evidence::likely_cause() const {
     if (count_ == 0 || std::fabs(sum_.got - sum_.expected) <= (sum_.integer ? 0 : sum_.tolerance)) return std::nullopt;
-    if (auto share = missing_share(prefixes())) return share;
-    if (auto share = missing_share(chunks())) return share;
+    if (auto share = missing_share(&sum_evidence::prefixes)) return share;
+    if (auto share = missing_share(&sum_evidence::chunks)) return share;
     return precision();
 }
 

@@ -7,6 +7,7 @@
 #include "likely_cause.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -37,10 +38,11 @@ private:
         std::size_t begin, end, width;
         bool tail;  // the terms before the last multiple of `width`
     };
+    using candidate_visitor = std::function<void(const candidate&)>;
     double prefix(std::size_t end) const;  // the sum of terms [0, end)
-    std::vector<candidate> prefixes() const;
-    std::vector<candidate> chunks() const;
-    std::optional<cause> missing_share(const std::vector<candidate>& family) const;
+    void prefixes(const candidate_visitor& visit) const;
+    void chunks(const candidate_visitor& visit) const;
+    std::optional<cause> missing_share(void (sum_evidence::*family)(const candidate_visitor&) const) const;
     std::optional<cause> precision() const;
     bool simple_factor() const;
     // How near a logic error's value must be: a quarter of the tolerance, which any float32 order of
