@@ -36,6 +36,13 @@ void note_mismatch(mismatch_pattern& pattern, std::size_t index, bool not_writte
     pattern.num_inf_got += std::isinf(got);
 }
 
+// Keeps the longest run of consecutive right elements; `run_start` begins the one that ends at i.
+void note_match(mismatch_pattern& pattern, std::size_t run_start, std::size_t index) {
+    if (index + 1 - run_start <= pattern.match_run_length) return;
+    pattern.match_run_start = run_start;
+    pattern.match_run_length = index + 1 - run_start;
+}
+
 std::string format_value(double v) {
     if (std::isnan(v)) return "NaN";
     // Integers (every int32 output) print whole, not in exponent form.
@@ -54,6 +61,7 @@ comparison compare_output(const std::string& name, const host_array& expected, c
     result.rtol = tol.rtol;
     const bool is_float = expected.type() == element_type::f32;
     const std::uint32_t poison = poison_word(expected.type());
+    std::size_t run_start = 0;  // of the run of right elements that ends at i
     for (std::size_t i = 0; i < expected.size(); ++i) {
         const double ref = expected.value(i);
         const double value = got.value(i);
@@ -64,7 +72,11 @@ comparison compare_output(const std::string& name, const host_array& expected, c
             result.max_abs_error = std::max(result.max_abs_error, abs_error);
             if (ref != 0) result.max_rel_error = std::max(result.max_rel_error, abs_error / std::fabs(ref));
         }
-        if (ok) continue;
+        if (ok) {
+            note_match(result.pattern, run_start, i);
+            continue;
+        }
+        run_start = i + 1;
         note_mismatch(result.pattern, i, got.bits(i) == poison, std::isfinite(ref) ? value : 0.0);
         if (result.num_mismatches++ < max_reported)
             result.first_mismatches.push_back({i, coordinates_of(i, extents), ref, value, got.bits(i) == poison});
@@ -87,7 +99,7 @@ std::string comparison::describe() const {
         text += fmt::format("\n  ... and {} more", num_mismatches - first_mismatches.size());
     if (max_abs_error > 0)
         text += fmt::format("\n  max abs error {:.3g}, max rel error {:.3g}", max_abs_error, max_rel_error);
-    if (const auto cause = likely_cause(pattern)) text += "\n  " + *cause;
+    if (const auto cause = likely_cause(pattern)) text += "\n  " + cause->text;
     return text;
 }
 

@@ -134,8 +134,10 @@ call_outcome check_call(const problem_spec& spec, memory_space& space, const buf
     outcome.mismatches = check_outputs(spec, space, buffers, scalars, expected);
     if (!outcome.mismatches.empty()) {
         outcome.result = verdict::wrong_answer;
-        for (const auto& mismatch : outcome.mismatches)
+        for (const auto& mismatch : outcome.mismatches) {
             outcome.message += (outcome.message.empty() ? "" : "\n") + mismatch.describe();
+            if (const auto cause = likely_cause(mismatch.pattern); cause && !outcome.cause) outcome.cause = cause->kind;
+        }
     }
     return outcome;
 }

@@ -9,6 +9,7 @@
 #include "verdict.hpp"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct call_outcome {
     verdict result = verdict::accepted;
     std::string message;
     std::vector<comparison> mismatches;
+    std::optional<cause_kind> cause;  // the likely cause the message names, if any
     bool context_lost = false;
 };
 

@@ -1,5 +1,8 @@
 #include "problem_spec.hpp"
 
+#include "host_array.hpp"
+#include "sum_terms.hpp"
+
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
@@ -76,6 +79,12 @@ std::size_t problem_spec::element_count(const parameter& pointer, const scalar_v
     return static_cast<std::size_t>(count);
 }
 
+const sum_spec* diagnosis_spec::sum_for(const std::string& output) const {
+    for (const auto& sum : sums)
+        if (sum.output == output) return &sum;
+    return nullptr;
+}
+
 namespace {
 
 constexpr double kIntMin = -2147483648.0;
@@ -110,7 +119,7 @@ public:
         }
         if (!root.IsMap()) fail(root, "expected a mapping at the top level");
         check_keys(root, {"title", "slug", "difficulty", "signature", "constraints", "conditions", "inputs",
-                          "tolerance", "time_limit_ms", "metrics", "tests"});
+                          "tolerance", "time_limit_ms", "metrics", "tests", "diagnosis"});
 
         problem_spec spec;
         spec.yaml_path = path_;
@@ -129,6 +138,8 @@ public:
         if (root["time_limit_ms"]) spec.time_limit_ms = time_limit_of(root["time_limit_ms"]);
         parse_metrics(require(root, "metrics"), spec);
         parse_tests(require(root, "tests"), spec);
+        if (root["diagnosis"]) parse_diagnosis(root["diagnosis"], spec);
+        for (const auto& sum : spec.diagnosis.sums) check_sum_on_examples(sum, spec);
         return spec;
     }
 
@@ -419,6 +430,126 @@ private:
         spec.flops_expression = metrics["flops"] ? expression_of(metrics["flops"], "metrics 'flops'") : "0";
     }
 
+    void parse_diagnosis(const YAML::Node& node, problem_spec& spec) const {
+        if (!node.IsMap()) fail(node, "diagnosis must be a mapping with sums and/or shifts");
+        check_keys(node, {"sums", "shifts"});
+        spec.diagnosis.line = line_of(node);
+        if (node["sums"]) parse_sums(node["sums"], spec);
+        if (node["shifts"]) parse_shifts(node["shifts"], spec);
+    }
+
+    void parse_sums(const YAML::Node& map, problem_spec& spec) const {
+        if (!map.IsMap()) fail(map, "diagnosis: sums must map each one-element output to {terms, scale}");
+        for (const auto& entry : map) {
+            sum_spec sum;
+            sum.output = entry.first.as<std::string>();
+            sum.line = line_of(entry.first);
+            const parameter* param = spec.find_parameter(sum.output);
+            if (!param || !param->is_output())
+                fail(entry.first, fmt::format("diagnosis: '{}' is not an output of solve", sum.output));
+            if (param->shape.size() != 1 || param->shape[0] != "1")
+                fail(entry.first,
+                     fmt::format("diagnosis: a sum is one value, but '{}' does not have shape [1]", sum.output));
+            if (!entry.second.IsMap()) fail(entry.second, "diagnosis: a sum needs {terms, scale}");
+            check_keys(entry.second, {"terms", "scale"});
+            const YAML::Node terms = require(entry.second, "terms");
+            sum.terms = text_of(terms);
+            sum.inputs = inputs_of_terms(terms, sum, spec);
+            if (entry.second["scale"])
+                sum.scale = expression_of(entry.second["scale"], fmt::format("diagnosis: scale of '{}'", sum.output));
+            spec.diagnosis.sums.push_back(std::move(sum));
+        }
+    }
+
+    // The input buffers a sum's terms read (element by element, so all of one shape); the other
+    // names must be scalars.
+    std::vector<std::string> inputs_of_terms(const YAML::Node& node, const sum_spec& sum,
+                                             const problem_spec& spec) const {
+        std::set<std::string> names;
+        try {
+            names = variables_of(sum.terms);
+        } catch (const expression_error& error) {
+            fail(node, fmt::format("diagnosis: terms of '{}': {}", sum.output, error.what()));
+        }
+        std::vector<std::string> inputs;
+        for (const auto& name : names) {
+            const parameter* param = spec.find_parameter(name);
+            if (param && param->is_pointer && param->role == param_role::in)
+                inputs.push_back(name);
+            else if (!param || param->is_pointer)
+                fail(node, fmt::format("diagnosis: terms of '{}' use '{}', which is neither an input buffer nor a "
+                                       "scalar",
+                                       sum.output, name));
+        }
+        if (inputs.empty()) fail(node, fmt::format("diagnosis: terms of '{}' read no input buffer", sum.output));
+        for (const auto& name : inputs)
+            if (spec.find_parameter(name)->shape != spec.find_parameter(inputs[0])->shape)
+                fail(node, fmt::format("diagnosis: terms of '{}' read '{}' and '{}', whose shapes differ", sum.output,
+                                       inputs[0], name));
+        return inputs;
+    }
+
+    void parse_shifts(const YAML::Node& list, problem_spec& spec) const {
+        if (!list.IsSequence())
+            fail(list, "diagnosis: shifts must list int scalars, or lists of them to shift together");
+        for (const auto& item : list) {
+            std::vector<YAML::Node> names;
+            if (item.IsSequence())
+                for (const auto& name_node : item) names.push_back(name_node);
+            else
+                names.push_back(item);
+            std::vector<std::string> group;
+            for (const auto& name_node : names) {
+                const std::string name = text_of(name_node);
+                const parameter* param = spec.find_parameter(name);
+                if (!param || param->is_pointer || param->type != element_type::i32)
+                    fail(name_node, fmt::format("diagnosis: shift of '{}', which is not an int scalar", name));
+                group.push_back(name);
+            }
+            if (group.empty()) fail(item, "diagnosis: an empty group of shifts");
+            spec.diagnosis.shifts.push_back(std::move(group));
+        }
+    }
+
+    // A declared sum must give every example's expected value: a wrong declaration would name
+    // wrong causes.
+    void check_sum_on_examples(const sum_spec& sum, const problem_spec& spec) const {
+        const parameter& output = *spec.find_parameter(sum.output);
+        for (const auto& test : spec.tests) {
+            const auto literal = [&](const std::string& name) {
+                return test.inputs.at(name).kind == generator_kind::literal;
+            };
+            if (test.kind != test_kind::example || !std::all_of(sum.inputs.begin(), sum.inputs.end(), literal))
+                continue;
+            std::map<std::string, host_array> inputs;
+            for (const auto& name : sum.inputs) {
+                const std::vector<double>& values = test.inputs.at(name).values;
+                host_array& input =
+                    inputs.emplace(name, host_array(spec.find_parameter(name)->type, values.size())).first->second;
+                for (std::size_t i = 0; i < values.size(); ++i) input.set(i, values[i]);
+            }
+            double value = 0, atol = 0, rtol = 0;
+            const double expected = test.expected.at(sum.output).at(0);
+            try {
+                value = sum_value(sum, test.scalars, inputs);
+                if (auto tol = spec.tolerance.find(sum.output); tol != spec.tolerance.end()) {
+                    atol = evaluate(tol->second.atol, test.scalars);
+                    rtol = evaluate(tol->second.rtol, test.scalars);
+                }
+            } catch (const expression_error& error) {
+                fail(sum.line, fmt::format("diagnosis: the sum of '{}' on example '{}': {}", sum.output, test.name,
+                                           error.what()));
+            }
+            const bool agrees = output.type == element_type::f32
+                                    ? std::fabs(value - expected) <= atol + rtol * std::fabs(expected)
+                                    : std::nearbyint(value) == expected;
+            if (!agrees)
+                fail(sum.line, fmt::format("diagnosis: the sum declared for '{}' gives {} on example '{}', which "
+                                           "expects {}",
+                                           sum.output, value, test.name, expected));
+        }
+    }
+
     void parse_tests(const YAML::Node& map, problem_spec& spec) const {
         check_keys(map, {"examples", "functional", "benchmarks"});
         const std::pair<const char*, test_kind> groups[] = {{"examples", test_kind::example},
@@ -553,6 +684,27 @@ private:
 };
 
 }  // namespace
+
+bool problem_spec::allows(const scalar_values& scalars) const {
+    try {
+        for (const auto& param : params) {
+            if (param.is_pointer) continue;
+            const auto value = scalars.find(param.name);
+            if (value == scalars.end()) return false;
+            if (param.type == element_type::i32 &&
+                (!fits_int(value->second) || value->second != std::floor(value->second)))
+                return false;
+            const range_spec& range = constraints.at(param.name);
+            if (value->second < evaluate(range.min, scalars) || value->second > evaluate(range.max, scalars))
+                return false;
+        }
+        for (const auto& condition : conditions)
+            if (evaluate(condition.first, scalars) == 0.0) return false;
+        return true;
+    } catch (const expression_error&) {
+        return false;
+    }
+}
 
 problem_spec parse_problem(const std::string& yaml_text, const std::string& display_path) {
     return spec_parser(display_path).parse(yaml_text);

@@ -62,6 +62,29 @@ struct test_spec {
     int line = 0;
 };
 
+// A scalar output computed as `scale` times the sum over i of `terms`, element i of the inputs it
+// names: what lets the judge recompute a wrong sum's likely causes from the inputs (the missing
+// share of one block, float32 or half-precision accumulation; sum_evidence.hpp).
+struct sum_spec {
+    std::string output;
+    std::string terms;                // an expression of input buffers (element i) and scalars
+    std::string scale = "1";          // an expression of the scalars
+    std::vector<std::string> inputs;  // the input buffers `terms` reads, all of one shape
+    int line = 0;
+};
+
+// `diagnosis:` in problem.yaml: what the judge may recompute after a wrong answer to say why.
+struct diagnosis_spec {
+    std::vector<sum_spec> sums;
+    // Int scalars (bounds, lengths) whose shift by one the reference is recomputed for: each group
+    // alone per scalar, and all of a group together.
+    std::vector<std::vector<std::string>> shifts;
+    int line = 0;
+
+    bool empty() const { return sums.empty() && shifts.empty(); }
+    const sum_spec* sum_for(const std::string& output) const;
+};
+
 struct problem_spec {
     std::filesystem::path dir;
     std::string yaml_path;  // as shown in messages
@@ -78,6 +101,7 @@ struct problem_spec {
     std::string bytes_expression;
     std::string flops_expression;
     std::vector<test_spec> tests;
+    diagnosis_spec diagnosis;
 
     const parameter* find_parameter(const std::string& name) const;
     // `extern "C" void <function>(const float* input, float* output, int N)`
@@ -87,6 +111,8 @@ struct problem_spec {
     // Number of elements of a pointer parameter for a test's scalars; throws expression_error past
     // max_count.
     std::size_t element_count(const parameter& pointer, const scalar_values& scalars) const;
+    // Whether scalars other than a test's would be allowed: constraints, conditions, ints that fit.
+    bool allows(const scalar_values& scalars) const;
 };
 
 // A problem.yaml the judge refuses; what() reads "path:line: message".

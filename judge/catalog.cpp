@@ -98,10 +98,17 @@ solution_file read_solution_header(const fs::path& path) {
             file.baseline = *role == "baseline";
         } else if (auto tool = value_after(text, "sanitize:")) {
             file.sanitize.push_back({*tool, 0});
+        } else if (auto kind = value_after(text, "cause:")) {
+            file.cause = cause_kind_from_string(*kind);
+            if (!file.cause)
+                file.header_error =
+                    fmt::format("unknown cause '{}' after 'cause:' (known: {})", *kind, cause_kind_names());
         }
     }
     if (file.header_error.empty()) file.header_error = read_sanitize_marks(lines, file.sanitize);
     if (!file.expected && file.header_error.empty()) file.header_error = "no '// expect: <verdict>' line in its header";
+    if (file.cause && file.expected && *file.expected != verdict::wrong_answer && file.header_error.empty())
+        file.header_error = "'cause:' goes with 'expect: wrong_answer' only";
     return file;
 }
 

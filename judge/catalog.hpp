@@ -1,5 +1,6 @@
 #pragma once
 // Where problems and solutions live, and what each shipped solution declares about itself.
+#include "likely_cause.hpp"
 #include "problem_spec.hpp"
 #include "verdict.hpp"
 
@@ -31,6 +32,7 @@ struct sanitize_expectation {
 struct solution_file {
     std::filesystem::path path;
     std::optional<verdict> expected;  // from "// expect: <verdict>"
+    std::optional<cause_kind> cause;  // from "// cause: <kind>": the likely cause its wrong answer must show
     bool baseline = false;            // "// role: baseline"
     std::vector<sanitize_expectation> sanitize;
     std::string header_error;  // set when the header is missing or unreadable

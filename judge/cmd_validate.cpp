@@ -1,6 +1,7 @@
 #include "benchmarking.hpp"
 #include "catalog.hpp"
 #include "commands.hpp"
+#include "declared_outcome.hpp"
 #include "exit_codes.hpp"
 #include "progress.hpp"
 #include "sanitize_run.hpp"
@@ -69,7 +70,7 @@ void check_reference(problem_check& check, judge_context& context) {
         const std::vector<int> examples = select_tests(spec, {test_kind::example});
         std::vector<reference_outputs::item> items;
         for (const int index : examples)
-            items.push_back({index, {spec.tests[static_cast<std::size_t>(index)].seed, {}}});
+            items.push_back({index, {spec.tests[static_cast<std::size_t>(index)].seed, {}}, {}});
         const auto paths = references.ensure(items);
         for (std::size_t i = 0; i < examples.size(); ++i) {
             const test_spec& test = spec.tests[static_cast<std::size_t>(examples[i])];
@@ -108,17 +109,17 @@ void run_solutions(problem_check& check, judge_context& context, style look) {
         if (!check.builds[i].ok || !solution.expected) continue;
         const judgement result = judge_submission(spec, solution.path, options, context);
         const bench_entry* timed = submission_entry(result);
-        const bool as_declared = result.overall == *solution.expected;
+        const auto mismatch = declaration_mismatch(solution, result);
+        const auto cause = shown_cause(result);
         const double median_us = timed && !timed->figures.empty() ? timed->figures.back().median_us : 0;
-        fmt::print("  {:<40} {:<22} {:<20} {}\n", solution.path.filename().string(),
-                   styled_verdict(result.overall, look),
-                   as_declared ? "as declared" : fmt::format("DECLARED {}", to_string(*solution.expected)),
+        fmt::print("  {:<40} {:<22} {:<16} {:<20} {}\n", solution.path.filename().string(),
+                   styled_verdict(result.overall, look), cause ? to_string(*cause) : "",
+                   !mismatch                              ? "as declared"
+                   : result.overall != *solution.expected ? fmt::format("DECLARED {}", to_string(*solution.expected))
+                                                          : fmt::format("DECLARED {}", to_string(*solution.cause)),
                    median_us > 0 ? fmt::format("{:.1f} µs at {}", median_us, headline_test(spec).value_or("")) : "");
         std::fflush(stdout);
-        if (!as_declared)
-            check.errors.push_back(fmt::format("{}: declared {}, judged {} ({})", solution.path.string(),
-                                               to_string(*solution.expected), to_string(result.overall),
-                                               result.reason));
+        if (mismatch) check.errors.push_back(fmt::format("{}: {}", solution.path.string(), *mismatch));
     }
 }
 

@@ -52,7 +52,7 @@ std::vector<test_report> pending_reports(const problem_spec& spec, const std::ve
     std::vector<test_report> reports;
     for (const int index : tests) {
         const test_spec& test = spec.tests.at(static_cast<std::size_t>(index));
-        reports.push_back({index, test.name, test.kind, verdict::skipped, "", 0, std::nullopt});
+        reports.push_back({index, test.name, test.kind, verdict::skipped, "", 0, std::nullopt, std::nullopt});
     }
     return reports;
 }
@@ -257,6 +257,7 @@ bool store_result(const nlohmann::json& message, std::vector<test_report>& repor
         report.message = result.message;
         report.wall_ms = result.wall_ms;
         report.timing = result.timing;
+        report.cause = result.cause;
         if (report.result == verdict::accepted && result.wall_ms > time_limit_ms) {
             report.result = verdict::time_limit_exceeded;
             report.message =

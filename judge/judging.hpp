@@ -25,6 +25,7 @@ struct test_report {
     std::string message;
     double wall_ms = 0;
     std::optional<timing_summary> timing;  // timed runs only
+    std::optional<cause_kind> cause;       // a wrong answer's likely cause, named in the message
 };
 
 // How long a reference may compute one output before its process is killed: 120 s, or

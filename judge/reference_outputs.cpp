@@ -29,7 +29,8 @@ reference_outputs::reference_outputs(const problem_spec& spec, const std::filesy
 
 std::filesystem::path reference_outputs::path_of(const item& entry, bool secret) const {
     const test_spec& test = spec_.tests.at(static_cast<std::size_t>(entry.test));
-    const std::string key = content_hash({problem_key_, test.name, nlohmann::json(entry.data).dump()});
+    std::string key = content_hash({problem_key_, test.name, nlohmann::json(entry.data).dump()});
+    if (!entry.scalars.empty()) key = content_hash({key, nlohmann::json(entry.scalars).dump()});
     return (secret ? secret_dir_.path() : cache_dir_) / (key + ".out");
 }
 
@@ -39,7 +40,7 @@ std::vector<std::filesystem::path> reference_outputs::ensure(const std::vector<i
     for (const item& entry : items) {
         paths.push_back(path_of(entry, secret));
         if (!std::filesystem::exists(paths.back()))
-            job.requests.push_back({entry.test, entry.data, paths.back().string()});
+            job.requests.push_back({entry.test, entry.data, paths.back().string(), entry.scalars});
     }
     if (job.requests.empty()) return paths;
     std::lock_guard<std::mutex> lock(mutex_);

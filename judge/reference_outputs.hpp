@@ -25,6 +25,7 @@ public:
     struct item {
         int test = 0;
         data_set_spec data;
+        scalar_values scalars;  // the test's inputs with other scalars (a shifted bound); empty: its own
     };
     // The files holding each item's outputs, computing those not on disk (in parallel, in one
     // reference process). Secret items (the variants of timed runs) go to a private folder that

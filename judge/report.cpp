@@ -74,6 +74,7 @@ nlohmann::json submission_json(const problem_spec& spec, const std::filesystem::
                          {"kind", to_string(test.kind)},
                          {"verdict", to_string(test.result)},
                          {"message", test.message},
+                         {"cause", test.cause ? nlohmann::json(to_string(*test.cause)) : nlohmann::json()},
                          {"wall_ms", test.wall_ms}});
     nlohmann::json json = {
         {"problem", spec.slug},

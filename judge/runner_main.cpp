@@ -126,6 +126,15 @@ void copy_large_into_space(expected_outputs& expected, memory_space& space) {
     if (items >= (std::size_t{1} << 20)) copy_into_space(expected, space);
 }
 
+// A wrong answer's outputs, for the judge to look for a likely cause in (wrong_answer_causes.hpp).
+// Only a diagnosis is lost when they cannot be written: the verdict stands.
+void keep_outputs(session& s, const buffer_set& buffers, const std::string& path) {
+    try {
+        write_outputs(path, s.spec, buffers.download_outputs());
+    } catch (const std::exception&) {
+    }
+}
+
 bool run_judge_job(session& s, const judge_job& job) {
     for (const test_job& item : job.tests) {
         s.out.send(message_of(event::begin, nlohmann::json{{"test", item.test}}));
@@ -139,8 +148,9 @@ bool run_judge_job(session& s, const judge_job& job) {
         call_outcome outcome = call_solve(*s.function, buffers, test.scalars, s.space, listener);
         if (outcome.result == verdict::accepted)
             outcome = check_call(s.spec, s.space, buffers, test.scalars, inputs.sources(), expected);
+        if (outcome.result == verdict::wrong_answer && !item.got_file.empty()) keep_outputs(s, buffers, item.got_file);
         s.out.send(message_of(event::result, test_result_message{item.test, outcome.result, outcome.message,
-                                                                 listener.wall_ms, std::nullopt}));
+                                                                 listener.wall_ms, std::nullopt, outcome.cause}));
         if (outcome.context_lost) return false;
         if (job.stop_at_failure && outcome.result != verdict::accepted) break;
     }
@@ -200,7 +210,7 @@ bool run_time_job(session& s, const time_job& job) {
         const timed_result timed =
             run_timed(s.spec, s.space, *s.function, test, data_sets, job.settings, job.order_seed, listener);
         s.out.send(message_of(event::result, test_result_message{item.test, timed.outcome.result, timed.outcome.message,
-                                                                 0, summary_of(timed)}));
+                                                                 0, summary_of(timed), timed.outcome.cause}));
         if (timed.outcome.context_lost) return false;
         if (timed.outcome.result != verdict::accepted) break;
     }
@@ -223,9 +233,9 @@ std::size_t buffer_bytes(const problem_spec& spec, const test_spec& test) {
 }
 
 // The reference's own exceptions, told apart from the harness's: the problem's author reads them.
-named_arrays call_reference(session& s, const test_spec& test, named_arrays inputs) {
+named_arrays call_reference(session& s, const scalar_values& scalars, named_arrays inputs) {
     try {
-        return run_on_host(s.spec, test.scalars, std::move(inputs), *s.function);
+        return run_on_host(s.spec, scalars, std::move(inputs), *s.function);
     } catch (const std::exception& error) {
         throw std::runtime_error(fmt::format("the reference threw an exception: {}", error.what()));
     } catch (...) {
@@ -295,7 +305,8 @@ void run_reference_job(session& s, const reference_job& job) {
                 const auto base = shared.find({request.test, request.data.seed});
                 named_arrays inputs = base != shared.end() ? with_changes(s.spec, base->second, request.data)
                                                            : host_inputs(s.spec, test, request.data);
-                write_outputs(request.expected_file, s.spec, call_reference(s, test, std::move(inputs)));
+                const scalar_values& scalars = request.scalars.empty() ? test.scalars : request.scalars;
+                write_outputs(request.expected_file, s.spec, call_reference(s, scalars, std::move(inputs)));
                 s.out.send(message_of(event::written, nlohmann::json{{"request", i}}));
             } catch (const std::exception& error) {
                 std::lock_guard<std::mutex> lock(mutex);

@@ -65,6 +65,15 @@ void from_json(const nlohmann::json& in, verdict& v) {
     v = *parsed;
 }
 
+void to_json(nlohmann::json& out, const cause_kind& kind) {
+    out = to_string(kind);
+}
+void from_json(const nlohmann::json& in, cause_kind& kind) {
+    const auto parsed = cause_kind_from_string(in.get<std::string>());
+    if (!parsed) throw std::invalid_argument("unknown cause '" + in.get<std::string>() + "'");
+    kind = *parsed;
+}
+
 void to_json(nlohmann::json& out, const timing_summary& t) {
     out = {{"stats", t.stats},
            {"event_median_ms", t.event_median_ms},
@@ -85,6 +94,7 @@ void from_json(const nlohmann::json& in, timing_summary& t) {
 void to_json(nlohmann::json& out, const test_result_message& m) {
     out = {{"test", m.test}, {"verdict", m.result}, {"message", m.message}, {"wall_ms", m.wall_ms}};
     if (m.timing) out["timing"] = *m.timing;
+    if (m.cause) out["cause"] = *m.cause;
 }
 void from_json(const nlohmann::json& in, test_result_message& m) {
     in.at("test").get_to(m.test);
@@ -92,6 +102,7 @@ void from_json(const nlohmann::json& in, test_result_message& m) {
     in.at("message").get_to(m.message);
     in.at("wall_ms").get_to(m.wall_ms);
     if (in.contains("timing")) m.timing = in.at("timing").get<timing_summary>();
+    if (in.contains("cause")) m.cause = in.at("cause").get<cause_kind>();
 }
 
 }  // namespace gpujudge

@@ -7,6 +7,7 @@
 // call runs twice, the second time between cudaProfilerStart and Stop), until the judge closes the
 // pipe.
 #include "data_set.hpp"
+#include "likely_cause.hpp"
 #include "sample_stats.hpp"
 #include "timed_runs.hpp"
 #include "verdict.hpp"
@@ -44,6 +45,7 @@ struct test_job {
     int test = 0;
     data_set_spec data;
     std::string expected_file;  // empty for examples: their outputs are literal in problem.yaml
+    std::string got_file;       // where to write the outputs after a wrong answer; empty: nowhere
 };
 
 struct judge_job {
@@ -74,6 +76,7 @@ struct reference_request {
     int test = 0;
     data_set_spec data;
     std::string expected_file;  // where to write the outputs
+    scalar_values scalars;      // the test's inputs, called with these scalars; empty: the test's own
 };
 
 struct reference_job {
@@ -101,6 +104,7 @@ struct test_result_message {
     std::string message;
     double wall_ms = 0;
     std::optional<timing_summary> timing;  // time jobs only
+    std::optional<cause_kind> cause;       // the likely cause the message names, if any
 };
 
 namespace event {
@@ -142,6 +146,8 @@ void to_json(nlohmann::json& out, const sample_stats& stats);
 void from_json(const nlohmann::json& in, sample_stats& stats);
 void to_json(nlohmann::json& out, const verdict& v);
 void from_json(const nlohmann::json& in, verdict& v);
+void to_json(nlohmann::json& out, const cause_kind& kind);
+void from_json(const nlohmann::json& in, cause_kind& kind);
 void to_json(nlohmann::json& out, const timing_summary& timing);
 void from_json(const nlohmann::json& in, timing_summary& timing);
 void to_json(nlohmann::json& out, const test_result_message& message);
@@ -150,12 +156,12 @@ void from_json(const nlohmann::json& in, test_result_message& message);
 NLOHMANN_JSON_SERIALIZE_ENUM(runner_backend, {{runner_backend::device, "device"}, {runner_backend::host, "host"}})
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(hello_job, key, backend, problem_dir)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(load_job, library, function, measure_peak)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(test_job, test, data, expected_file)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(test_job, test, data, expected_file, got_file)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(judge_job, tests, stop_at_failure, exact_buffers)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_data_job, data, expected_file)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_test_job, test, data_sets)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(time_job, tests, settings, order_seed)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(reference_request, test, data, expected_file)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(reference_request, test, data, expected_file, scalars)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(reference_job, requests)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(device_message, name, uuid, arch, sm_count, l2_bytes, memory_bytes)
 

@@ -2,6 +2,7 @@
 
 #include "content_hash.hpp"
 #include "timed_data.hpp"
+#include "wrong_answer_causes.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -18,14 +19,16 @@ std::vector<reference_outputs::item> own_data_of(const problem_spec& spec, const
     std::vector<reference_outputs::item> items;
     for (const int index : tests) {
         const test_spec& test = spec.tests.at(static_cast<std::size_t>(index));
-        if (test.kind != test_kind::example) items.push_back({index, own_data(test)});
+        if (test.kind != test_kind::example) items.push_back({index, own_data(test), {}});
     }
     return items;
 }
 
-// The judge job for `tests`, with each test's expected outputs (examples carry their own).
+// The judge job for `tests`, with each test's expected outputs (examples carry their own), and
+// where a wrong answer's outputs go when the problem declares causes to look for in them.
 judge_job judge_job_for(const problem_spec& spec, const judge_options& options,
-                        const std::vector<std::filesystem::path>& expected) {
+                        const std::vector<std::filesystem::path>& expected,
+                        const std::map<int, std::filesystem::path>& got_files) {
     judge_job job;
     job.stop_at_failure = options.stop_at_failure;
     job.exact_buffers = options.exact_buffers;
@@ -33,7 +36,9 @@ judge_job judge_job_for(const problem_spec& spec, const judge_options& options,
     for (const int index : options.tests) {
         const test_spec& test = spec.tests.at(static_cast<std::size_t>(index));
         const bool literal = test.kind == test_kind::example;
-        job.tests.push_back({index, own_data(test), literal ? "" : expected.at(next++).string()});
+        const auto got = got_files.find(index);
+        job.tests.push_back({index, own_data(test), literal ? "" : expected.at(next++).string(),
+                             got == got_files.end() ? "" : got->second.string()});
     }
     return job;
 }
@@ -163,8 +168,9 @@ namespace {
 
 // Runs the examples first (one that fails ends the judging, unless told to go on), then the other tests.
 void run_tests(const problem_spec& spec, const judge_options& options,
-               const std::vector<std::filesystem::path>& expected_files, runner_session& session, judgement& result) {
-    const judge_job job = judge_job_for(spec, options, expected_files);
+               const std::vector<std::filesystem::path>& expected_files,
+               const std::map<int, std::filesystem::path>& got_files, runner_session& session, judgement& result) {
+    const judge_job job = judge_job_for(spec, options, expected_files, got_files);
     judge_job examples = job, rest = job;
     examples.tests.clear();
     rest.tests.clear();
@@ -201,6 +207,26 @@ std::future<timed_plan> plan_in_background(const problem_spec& spec, const judge
             return plan_timed_runs(spec, references, options.timing, secret, options.timed_tests);
         });
     });
+}
+
+// Where the runner writes a wrong answer's outputs, for problems that declare causes to look for
+// in them (problem.yaml `diagnosis:`); none for the others.
+std::map<int, std::filesystem::path> got_files_in(const temp_dir& dir, const problem_spec& spec,
+                                                  const std::vector<int>& tests) {
+    std::map<int, std::filesystem::path> files;
+    if (!spec.diagnosis.empty())
+        for (const int index : tests) files[index] = dir.path() / fmt::format("test-{}.out", index);
+    return files;
+}
+
+// After a wrong answer, its likely cause from the inputs or the reference (wrong_answer_causes.hpp).
+// The timed data is no longer wanted: its reference work stops first.
+void find_cause(const problem_spec& spec, const std::filesystem::path& reference, reference_outputs& references,
+                const std::map<int, std::filesystem::path>& got_files, judge_context& context, judgement& result) {
+    if (got_files.empty() || first_failure(result.tests) != verdict::wrong_answer) return;
+    references.cancel();
+    reference_outputs again(spec, reference, context.compiler.cache_dir, context.runner);
+    context.timings.measure("likely cause", [&] { add_wrong_answer_cause(spec, again, got_files, result.tests); });
 }
 
 // Loads the compiled library, measuring the device's ceiling on the way when none is known yet.
@@ -284,8 +310,11 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
         return result;
     }
     std::optional<double> peak = known_peak(context, result.device);
+    const temp_dir got_dir("got");
+    const auto got_files = got_files_in(got_dir, spec, options.tests);
     if (load_submission(session, on_device, context, peak, result)) {
-        timings.measure("judged calls", [&] { run_tests(spec, options, expected_files, session, result); });
+        timings.measure("judged calls", [&] { run_tests(spec, options, expected_files, got_files, session, result); });
+        find_cause(spec, reference, references, got_files, context, result);
         if (plan.valid() && first_failure(result.tests) == verdict::accepted) {
             const timed_plan chosen = timings.measure("waiting for timed data", [&] { return plan.get(); });
             result.bench = time_submission(spec, source, session, chosen, peak.value_or(0), options, context, result);

@@ -146,7 +146,7 @@ std::vector<std::vector<timed_data_job>> choose_timed_data(const problem_spec& s
                                                            std::mt19937_64& secret) {
     const std::size_t wanted = static_cast<std::size_t>(count);
     std::vector<reference_outputs::item> own;
-    for (const int index : tests) own.push_back({index, own_data(spec.tests.at(static_cast<std::size_t>(index)))});
+    for (const int index : tests) own.push_back({index, own_data(spec.tests.at(static_cast<std::size_t>(index))), {}});
     const auto own_paths = references.ensure(own);
     std::vector<choice> choices;
     for (std::size_t t = 0; t < tests.size(); ++t) {
@@ -166,7 +166,7 @@ std::vector<std::vector<timed_data_job>> choose_timed_data(const problem_spec& s
             const test_spec& test = spec.tests.at(static_cast<std::size_t>(ch.index));
             for (std::size_t slot = ch.chosen.size(); slot < wanted; ++slot)
                 for (const std::size_t size : kRounds[round])
-                    candidates.push_back({ch.index, variant(spec, test, ch.inputs, size, secret)});
+                    candidates.push_back({ch.index, variant(spec, test, ch.inputs, size, secret), {}});
         }
         if (candidates.empty()) break;
         keep_distinguishable(spec, choices, wanted, candidates, references.ensure(candidates, true));

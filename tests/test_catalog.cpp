@@ -118,3 +118,15 @@ TEST_CASE("problems are found by slug or by folder, an unknown one names the kno
               nowhere.string() + ": no problems/ folder here (the home is set by --home or GPUJUDGE_HOME)");
     }
 }
+
+TEST_CASE("a wrong solution may declare the likely cause its wrong answer must show", "[catalog][cause]") {
+    const solution_file declared = header_of("// expect: wrong_answer\n// cause: dropped_tail\n// Mistake: ...\n");
+    CHECK(declared.cause == cause_kind::dropped_tail);
+    CHECK(declared.header_error.empty());
+    CHECK_FALSE(header_of("// expect: wrong_answer\n").cause);
+    CHECK(header_of("// expect: wrong_answer\n// cause: overflow\n").header_error ==
+          "unknown cause 'overflow' after 'cause:' (known: never_written, infinity, nan, dropped_tail, one_block, "
+          "float32_sum, half_precision, off_by_one)");
+    CHECK(header_of("// expect: accepted\n// cause: nan\n").header_error ==
+          "'cause:' goes with 'expect: wrong_answer' only");
+}

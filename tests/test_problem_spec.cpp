@@ -75,7 +75,7 @@ TEST_CASE("malformed problem.yaml files are refused with their line", "[spec]") 
     CHECK(error_of("title: [unclosed\n") == "problem.yaml:2: end of sequence flow not found");
     CHECK(error_of(replaced("difficulty: easy", "dificulty: easy")) ==
           "problem.yaml:3: unknown key 'dificulty' (expected one of: title, slug, difficulty, signature, constraints, "
-          "conditions, inputs, tolerance, time_limit_ms, metrics, tests)");
+          "conditions, inputs, tolerance, time_limit_ms, metrics, tests, diagnosis)");
     CHECK(error_of(replaced("title: Sum\n", "")) == "problem.yaml:1: missing required key 'title'");
     CHECK(error_of(replaced("type: const float*", "type: const double*")) ==
           "problem.yaml:5: unsupported type 'const double*' (use float, int, float*, int*, const float*, const int*)");
@@ -195,6 +195,43 @@ TEST_CASE("conditions and constraint expressions are checked per test", "[spec]"
     std::string yaml =
         replaced("constraints:\n  N: [1, 1000]", "constraints:\n  N: [1, 1000]\nconditions: [\"N > 3\"]");
     CHECK(error_of(yaml) == "problem.yaml:18: test 'ex': condition 'N > 3' does not hold");
+}
+
+TEST_CASE("diagnosis declares sums and shifts, checked where they are written", "[spec][cause]") {
+    const std::string with = kValid + "diagnosis:\n  sums:\n    output: {terms: input}\n  shifts: [N]\n";
+    const problem_spec spec = parse_problem(with, "problem.yaml");
+    REQUIRE(spec.diagnosis.sums.size() == 1);
+    CHECK(spec.diagnosis.sum_for("output")->inputs == std::vector<std::string>{"input"});
+    CHECK(spec.diagnosis.sum_for("output")->scale == "1");
+    CHECK(spec.diagnosis.shifts == std::vector<std::vector<std::string>>{{"N"}});
+    const auto sum_error = [&](const std::string& declaration) {
+        return error_of(replaced(with, "output: {terms: input}", declaration));
+    };
+    CHECK(sum_error("result: {terms: input}") == "problem.yaml:25: diagnosis: 'result' is not an output of solve");
+    CHECK(sum_error("input: {terms: input}") == "problem.yaml:25: diagnosis: 'input' is not an output of solve");
+    CHECK(sum_error("output: {terms: \"input * M\"}") ==
+          "problem.yaml:25: diagnosis: terms of 'output' use 'M', which is neither an input buffer nor a scalar");
+    CHECK(sum_error("output: {terms: N}") == "problem.yaml:25: diagnosis: terms of 'output' read no input buffer");
+    CHECK(sum_error("output: {terms: input, scale: \"1 / M\"}") ==
+          "problem.yaml:25: diagnosis: scale of 'output' uses unknown scalar 'M'");
+    CHECK(sum_error("output: {terms: input, weight: 2}") ==
+          "problem.yaml:25: unknown key 'weight' (expected one of: terms, scale)");
+    // The examples check the declaration: a wrong sum would name wrong causes.
+    CHECK(sum_error("output: {terms: \"2 * input\"}") ==
+          "problem.yaml:25: diagnosis: the sum declared for 'output' gives 6 on example 'ex', which expects 3");
+    CHECK(error_of(replaced(with, "shifts: [N]", "shifts: [N, input]")) ==
+          "problem.yaml:26: diagnosis: shift of 'input', which is not an int scalar");
+    CHECK(error_of(replaced(with, "shifts: [N]", "shifts: N")) ==
+          "problem.yaml:26: diagnosis: shifts must list int scalars, or lists of them to shift together");
+    CHECK(error_of(replaced(with, "  shifts: [N]", "  shift: [N]")) ==
+          "problem.yaml:26: unknown key 'shift' (expected one of: sums, shifts)");
+    // Terms read element i of every input they name: the inputs must have one shape.
+    std::string two =
+        replaced(with, "  - {name: N,", "  - {name: w, type: const float*, role: in, shape: [1]}\n  - {name: N,");
+    two = replaced(two, "input: {uniform: [-1, 1]}", "input: {uniform: [-1, 1]}\n  w: {constant: 1}");
+    two = replaced(two, "inputs: {input: [1, 2]}", "inputs: {input: [1, 2], w: [1]}");
+    CHECK(error_of(replaced(two, "output: {terms: input}", "output: {terms: \"input * w\"}")) ==
+          "problem.yaml:27: diagnosis: terms of 'output' read 'input' and 'w', whose shapes differ");
 }
 
 TEST_CASE("a missing problem.yaml names the file", "[spec]") {

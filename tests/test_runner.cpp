@@ -1,5 +1,7 @@
 // The child-process runner, end to end, with host-built fake solutions: no GPU needed.
+#include "declared_outcome.hpp"
 #include "reference_outputs.hpp"
+#include "report.hpp"
 #include "submission.hpp"
 #include "subprocess.hpp"
 
@@ -76,6 +78,40 @@ TEST_CASE("an output never written is reported as such", "[runner]") {
     const auto result = judge_fake("never_writes");
     CHECK(result.overall == verdict::wrong_answer);
     CHECK(result.tests[0].message.find("got nothing (never written)") != std::string::npos);
+}
+
+TEST_CASE("a wrong answer's likely cause from its inputs or the reference reaches its report and JSON",
+          "[runner][cause]") {
+    // tiny_sum declares its sum and a shift of N: the judge recomputes both after the wrong answer.
+    const auto first_block = judge_fake("sums_first_block");  // right up to N = 32, wrong at N = 1000
+    CHECK(shown_cause(first_block) == cause_kind::one_block);
+    CHECK(first_block.tests[2].message.find("\n  likely cause: the value is that of terms [0, 32) alone") !=
+          std::string::npos);
+    CHECK(submission_json(tiny_sum(), "x.cu", first_block)["tests"][2]["cause"] == "one_block");
+    CHECK(submission_json(tiny_sum(), "x.cu", first_block)["tests"][0]["cause"].is_null());
+    CHECK(shown_cause(judge_fake("half_accumulator")) == cause_kind::half_precision);
+    const auto skips_last = judge_fake("off_by_one");
+    CHECK(skips_last.tests[0].message.find("likely cause: the output is the reference's with N - 1 (2 instead of "
+                                           "3)") != std::string::npos);
+    CHECK(shown_cause(judge_fake("never_writes")) == cause_kind::never_written);  // from the outputs alone
+    CHECK_FALSE(shown_cause(judge_fake("correct")));
+}
+
+TEST_CASE("validate --run holds a wrong solution to its declared cause", "[runner][cause]") {
+    const auto result = judge_fake("off_by_one");
+    solution_file declared;
+    declared.path = "off_by_one.cpp";
+    declared.expected = verdict::wrong_answer;
+    CHECK_FALSE(declaration_mismatch(declared, result));  // no cause declared: none required
+    declared.cause = cause_kind::off_by_one;
+    CHECK_FALSE(declaration_mismatch(declared, result));
+    declared.cause = cause_kind::dropped_tail;
+    CHECK(declaration_mismatch(declared, result)
+              .value_or("")
+              .rfind("declared cause dropped_tail, shown off_by_one (test 'example': 1 of 1 elements", 0) == 0);
+    declared.cause = cause_kind::not_a_number;
+    CHECK(declaration_mismatch(declared, judge_fake("correct")).value_or("") ==
+          "declared wrong_answer, judged accepted");
 }
 
 TEST_CASE("a crash is a runtime error, on the test that crashed", "[runner]") {
@@ -164,7 +200,7 @@ TEST_CASE("reference work no longer wanted is dropped at once, and none is start
     context.runner.reference_limit_s = 60;  // far longer than the test waits
     const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/broken_problems/reference_hang");
     reference_outputs references(spec, build_reference(spec, context), context.compiler.cache_dir, context.runner);
-    const std::vector<reference_outputs::item> items{{1, {5, {}}}};  // 'N = 5': its reference never returns
+    const std::vector<reference_outputs::item> items{{1, {5, {}}, {}}};  // 'N = 5': its reference never returns
     auto pending = std::async(std::launch::async, [&] { return references.ensure(items, true); });
     CHECK(pending.wait_for(std::chrono::milliseconds(300)) == std::future_status::timeout);  // it hangs
     references.cancel();

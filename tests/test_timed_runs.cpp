@@ -86,7 +86,8 @@ TEST_CASE("the floor is the problem's bytes at the measured ceiling, with a marg
                        verdict::accepted,
                        "",
                        0,
-                       timing_summary{}};
+                       timing_summary{},
+                       std::nullopt};
     // 400004 bytes at 1000 GB/s take 0.400 µs; the floor allows 10 % more speed: 0.364 µs.
     report.timing->stats.median = 0.000365;  // ms
     CHECK(figures_of(spec, report, 1000).result == verdict::accepted);

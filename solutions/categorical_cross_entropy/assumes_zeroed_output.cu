@@ -1,4 +1,5 @@
 // expect: wrong_answer
+// cause: nan
 // Mistake: adds every row's loss into `loss` with atomicAdd but never sets it to 0 first. It works where
 // the output happens to arrive zeroed, but an output buffer holds whatever was there before; this judge
 // fills it with NaN, and NaN + anything stays NaN. A cudaMemset before the launch fixes it.

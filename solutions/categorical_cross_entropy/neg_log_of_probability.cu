@@ -1,4 +1,5 @@
 // expect: wrong_answer
+// cause: infinity
 // Mistake: computes the probability of the true label, p = exp(z[y] - max) / sum, and then -log(p). With
 // logits in [-100, 100] the true label often sits more than 104 below the max, p underflows to 0 and
 // -log(0) = inf. Taking the log of the sum instead, loss = max + log(sum) - z[y], never underflows.

@@ -1,4 +1,5 @@
 // expect: wrong_answer
+// cause: one_block
 // Mistake: one block per row and one thread per column, with the block capped at 1024 threads, the most
 // a block may have. Columns 1024 and beyond are never looked at, so any match there is missed.
 #include <cuda_runtime.h>

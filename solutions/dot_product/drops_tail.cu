@@ -1,4 +1,5 @@
 // expect: wrong_answer
+// cause: dropped_tail
 // Mistake: reads A and B as float4 over N / 4 vectors and never handles the N % 4 elements left at the end.
 #include <cuda_runtime.h>
 

@@ -1,4 +1,5 @@
 // expect: wrong_answer
+// cause: never_written
 // Mistake: computes the dot product into its own device buffer, then assigns that pointer to the parameter
 // `result` (`result = d_sum;`), which only changes solve's local copy; the caller's buffer is never written.
 #include <cuda_runtime.h>

@@ -1,4 +1,5 @@
 // expect: wrong_answer
+// cause: nan
 // Mistake: blocks atomicAdd their partial column sums straight into col_sums without zeroing it first. The
 // output buffer holds whatever was there before (the judge fills it with NaN), so every sum is garbage.
 #include <cuda_runtime.h>

@@ -1,4 +1,5 @@
 // expect: wrong_answer
+// cause: half_precision
 // Mistake: accumulates in half precision (__half) to save registers: 11 mantissa bits round every
 // sample of magnitude ~10,000 by up to 4, and partial sums beyond 65,504 overflow to infinity.
 #include <cuda_fp16.h>

@@ -1,4 +1,5 @@
 // expect: wrong_answer
+// cause: half_precision
 // Mistake: accumulates in __half "to save registers": each input is rounded to 11 significant bits, every
 // running sum is rounded again, and sums beyond 65504 overflow to infinity.
 #include <cuda_fp16.h>

@@ -1,4 +1,5 @@
 // expect: wrong_answer
+// cause: never_written
 // Mistake: sums into a scratch float and then calls cudaMemcpy(d_sum, output, ...) with destination and
 // source swapped, so the poisoned output is copied over the sum and output[0] is never written.
 #include <cuda_runtime.h>

@@ -1,4 +1,5 @@
 // expect: wrong_answer
+// cause: nan
 // Mistake: leaves eps out of the square root. Harmless on typical data, but an all-zero input divides
 // 0 by 0 (NaN instead of beta), and tiny inputs are blown up to unit scale instead of being damped.
 #include <cuda_runtime.h>

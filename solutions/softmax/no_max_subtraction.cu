@@ -1,4 +1,5 @@
 // expect: wrong_answer
+// cause: nan
 // Mistake: computes exp(x) / sum(exp(x)) straight from the definition, without subtracting the maximum.
 // Mathematically equal, but exp(100) overflows float to inf (inf / inf = NaN) and exp(-100) lands among
 // the denormals, where only a few significant bits are left. Sums with warp shuffles and one atomicAdd

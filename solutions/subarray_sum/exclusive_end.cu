@@ -1,4 +1,5 @@
 // expect: wrong_answer
+// cause: off_by_one
 // Mistake: treats E as one past the end (i < E), the usual C convention, although the range is
 // inclusive: input[E] is never added.
 #include <cuda_runtime.h>

@@ -1,0 +1,24 @@
+#include "declared_outcome.hpp"
+
+#include <fmt/format.h>
+
+namespace gpujudge {
+
+std::optional<cause_kind> shown_cause(const judgement& result) {
+    for (const auto& test : result.tests)
+        if (test.result != verdict::accepted) return test.cause;
+    return std::nullopt;
+}
+
+std::optional<std::string> declaration_mismatch(const solution_file& solution, const judgement& result) {
+    const std::string why = result.reason.empty() ? "" : fmt::format(" ({})", result.reason);
+    if (solution.expected && result.overall != *solution.expected)
+        return fmt::format("declared {}, judged {}{}", to_string(*solution.expected), to_string(result.overall), why);
+    const auto shown = shown_cause(result);
+    if (solution.cause && shown != solution.cause)
+        return fmt::format("declared cause {}, shown {}{}", to_string(*solution.cause),
+                           shown ? to_string(*shown) : "none", why);
+    return std::nullopt;
+}
+
+}  // namespace gpujudge
