@@ -19,6 +19,19 @@ std::vector<test_kind> parse_kinds(const std::vector<std::string>& names) {
 
 }  // namespace
 
+judge_options submit_options(const problem_spec& spec, const std::vector<test_kind>& kinds, bool timed) {
+    judge_options judging;
+    judging.tests = select_tests(spec, kinds);
+    judging.timed = timed;
+    judging.keep_attempt = true;
+    // A learner waits for this: half of bench's sampling floor and a third of its budget, the
+    // same error target.
+    judging.timing.warmup_s = 0.2;
+    judging.timing.min_time_s = 0.5;
+    judging.timing.budget_s = 1.0;
+    return judging;
+}
+
 command_action define_submit(CLI::App& command) {
     struct options {
         judge_request request;
@@ -37,16 +50,7 @@ command_action define_submit(CLI::App& command) {
     command.add_flag("--no-bench", opts->no_bench, "Skip the timed runs after the tests pass");
     return [opts](cli_context& context) {
         return judge_and_report(context, opts->request, [&](const problem_spec& spec) {
-            judge_options judging;
-            judging.tests = select_tests(spec, parse_kinds(opts->kinds));
-            judging.timed = !opts->no_bench;
-            judging.keep_attempt = true;
-            // A learner waits for this: half of bench's sampling floor and a third of its budget, the
-            // same error target.
-            judging.timing.warmup_s = 0.2;
-            judging.timing.min_time_s = 0.5;
-            judging.timing.budget_s = 1.0;
-            return judging;
+            return submit_options(spec, parse_kinds(opts->kinds), !opts->no_bench);
         });
     };
 }

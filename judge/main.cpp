@@ -29,6 +29,7 @@ const command_entry kCommands[] = {
     {"validate", "Check problems: schema, reference against examples, solutions compile (--run: verdicts)",
      define_validate},
     {"bench", "Time solutions against the problem's baseline", define_bench},
+    {"serve", "Serve the web page (problems, editor, Run and Submit, history) on this machine", define_serve},
 };
 
 // CLI11's words for a mistake on the command line, but an unknown command named as such where
