@@ -99,6 +99,19 @@ def get(url, path):
         return json.load(response)
 
 
+def page_loads(url):
+    """The page and every script and style sheet it names are served (from this machine)."""
+    with OPENER.open(f"{url}/", timeout=60) as response:
+        page = response.read().decode("utf-8")
+    assets = re.findall(r'(?:src|href)="(/[^"]+)"', page)
+    for asset in assets:
+        with OPENER.open(f"{url}{asset}", timeout=60) as response:
+            if response.status != 200 or not response.read():
+                return False
+    print(f"the page loads, with {len(assets)} scripts and style sheets")
+    return len(assets) > 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("gpujudge")
@@ -113,6 +126,9 @@ def main():
         server, url = start_server(args, data_dir)
         print(f"server at {url}")
         try:
+            if not page_loads(url):
+                print("  FAIL: the page or one of its libraries is not served")
+                failures += 1
             submitted = 0
             for spec in args.files:
                 path, _, verdicts = spec.partition("=")

@@ -75,22 +75,27 @@ function editor() {
   return state.editor;
 }
 
-// Saved as you type: half a second after the last key, the draft goes to the server.
+// Saved as you type: half a second after the last key, the draft goes to the server (at once when
+// the learner opens another problem).
 function scheduleSave() {
   clearTimeout(state.saveTimer);
   $("#saved").textContent = "editing…";
+  state.saveTimer = setTimeout(saveNow, 500);
+}
+
+async function saveNow() {
+  clearTimeout(state.saveTimer);
+  state.saveTimer = null;
   const slug = state.slug;
-  state.saveTimer = setTimeout(async () => {
-    try {
-      await api(`/api/problems/${slug}/draft`, {
-        method: "PUT", headers: {"Content-Type": "application/json"},
-        body: JSON.stringify({source: editor().getValue()}),
-      });
-      if (slug === state.slug) $("#saved").textContent = "saved";
-    } catch (error) {
-      $("#saved").textContent = `not saved: ${error.message}`;
-    }
-  }, 500);
+  try {
+    await api(`/api/problems/${slug}/draft`, {
+      method: "PUT", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({source: editor().getValue()}),
+    });
+    if (slug === state.slug) $("#saved").textContent = "saved";
+  } catch (error) {
+    $("#saved").textContent = `not saved: ${error.message}`;
+  }
 }
 
 async function showProblem(slug) {
@@ -356,6 +361,7 @@ async function showHistory() {
 // ---- Routing: #/, #/problems/<slug>, #/history ------------------------------------------------
 
 async function route() {
+  if (state.saveTimer) await saveNow();  // the draft of the problem being left
   const hash = location.hash || "#/";
   const problem = hash.match(/^#\/problems\/([a-z0-9_-]+)$/);
   $("#list-view").hidden = !(hash === "#/");
