@@ -1,7 +1,10 @@
-// The server's parts without a server: who may ask, which lines the compiler blamed, the queue.
+// The server's parts without a server: who may ask, which lines the compiler blamed, the queue, the
+// reports of other commands.
 #include "access_policy.hpp"
+#include "api_error.hpp"
 #include "compile_markers.hpp"
 #include "judge_queue.hpp"
+#include "report_commands.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -111,4 +114,34 @@ TEST_CASE("the queue judges one at a time, in order, telling the waiting their p
     const auto thirds = drain(*third);
     for (const auto& event : thirds) CHECK(event.name == "queued");
     CHECK(thirds.front().data.at("ahead") == 2);
+}
+
+TEST_CASE("reports: only fixed choices reach the command line, and the command's JSON is passed on", "[serve]") {
+    const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/problems/tiny_sum");
+    const report_launch launch{"/bin/gpujudge", "/home", "device"};
+    const auto sanitize = report_argv("sanitize", spec, "/kept/a.cu", {{"source", "x"}, {"tool", "racecheck"}}, launch);
+    CHECK(sanitize == std::vector<std::string>{"/bin/gpujudge", "--color", "never", "--home", "/home", "--backend",
+                                               "device", "sanitize", "tiny_sum", "/kept/a.cu", "--json", "--tool",
+                                               "racecheck"});
+    const auto profile = report_argv("profile", spec, "/kept/a.cu", {{"test", "N = 100000"}}, launch);
+    CHECK(profile.back() == "N = 100000");
+    try {
+        report_argv("sanitize", spec, "/kept/a.cu", {{"tool", "--home=/etc"}}, launch);
+        FAIL("an unknown tool was passed on");
+    } catch (const api_error& error) {
+        CHECK(error.status() == 400);
+        CHECK(std::string(error.what()) == "'tool' must be one of: memcheck, racecheck, synccheck, initcheck");
+    }
+    CHECK_THROWS_AS(report_argv("profile", spec, "/kept/a.cu", {{"test", "no such test"}}, launch), api_error);
+    const server_event done =
+        run_report("sanitize", {"sh", "-c", "echo 'a warning' >&2; printf '{\\n  \"findings\": 2\\n}\\n'; exit 8"},
+                   std::chrono::seconds(30));
+    CHECK(done.name == "result");
+    CHECK(done.data.at("exit_code") == 8);
+    CHECK(done.data.at("json") == nlohmann::json{{"findings", 2}});
+    CHECK(done.data.at("output") == "a warning\n");
+    const server_event broken =
+        run_report("profile", {"sh", "-c", "echo 'ncu not found'; exit 13"}, std::chrono::seconds(30));
+    CHECK(broken.data.at("json").is_null());
+    CHECK(broken.data.at("output") == "ncu not found\n");
 }

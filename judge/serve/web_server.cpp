@@ -142,6 +142,8 @@ private:
     void route();
     void guard();
     problem_spec load(const std::string& slug) const { return load_problem(catalog_problem(judge_.home, slug)); }
+    struct posted_source;
+    posted_source accept(const httplib::Request& req) const;
     judge_work judging(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options);
     void judge_route(const httplib::Request& req, httplib::Response& res, bool submit);
     void report_route(const httplib::Request& req, httplib::Response& res, const std::string& name);
@@ -184,22 +186,32 @@ judge_work web_server::judging(const problem_spec& spec, const std::filesystem::
     };
 }
 
+// A POST on /api/problems/<slug>/...: its problem, and its source kept under the server's name for it.
+struct web_server::posted_source {
+    problem_spec spec;
+    std::filesystem::path source;
+    nlohmann::json body;  // the JSON object sent, if one was
+};
+
+web_server::posted_source web_server::accept(const httplib::Request& req) const {
+    posted_source request{load(req.matches[1]), {}, nullptr};
+    request.source = store_.keep(request.spec.slug, source_of(req, request.body));
+    return request;
+}
+
 void web_server::judge_route(const httplib::Request& req, httplib::Response& res, bool submit) {
-    const problem_spec spec = load(req.matches[1]);
-    nlohmann::json request;
-    const std::filesystem::path source = store_.keep(spec.slug, source_of(req, request));
+    const posted_source request = accept(req);
+    const problem_spec& spec = request.spec;
     const judge_options options = submit ? submit_options(spec, {}, true) : run_options(spec);
-    stream_events(res, queue_.enqueue(judging(spec, source, options)));
+    stream_events(res, queue_.enqueue(judging(spec, request.source, options)));
 }
 
 void web_server::report_route(const httplib::Request& req, httplib::Response& res, const std::string& name) {
-    const problem_spec spec = load(req.matches[1]);
-    nlohmann::json request;
-    const std::filesystem::path source = store_.keep(spec.slug, source_of(req, request));
+    const posted_source request = accept(req);
     std::error_code error;
     const report_launch launch{std::filesystem::read_symlink("/proc/self/exe", error), judge_.home,
                                judge_.runner.backend == runner_backend::host ? "host" : "device"};
-    const std::vector<std::string> argv = report_argv(name, spec, source, request, launch);
+    const std::vector<std::string> argv = report_argv(name, request.spec, request.source, request.body, launch);
     stream_events(res, queue_.enqueue([name, argv](const progress_hook&) {
         return run_report(name, argv, std::chrono::minutes(30));
     }));
