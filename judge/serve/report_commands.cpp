@@ -20,16 +20,17 @@ std::string chosen(const nlohmann::json& request, const std::string& key, const 
     throw api_error(400, "bad_request", fmt::format("'{}' must be one of: {}", key, fmt::join(allowed, ", ")));
 }
 
-std::vector<std::string> test_names(const problem_spec& spec) {
+std::vector<std::string> benchmark_names(const problem_spec& spec) {
     std::vector<std::string> names;
-    for (const auto& test : spec.tests) names.push_back(test.name);
+    for (const auto& test : spec.tests)
+        if (test.kind == test_kind::benchmark) names.push_back(test.name);
     return names;
 }
 
-// Where the command's JSON object starts: a line that is "{" alone (what dump(2) prints first).
+// Where the command's JSON object starts: the first line that starts with "{" (warnings come before).
 std::size_t object_start(const std::string& output) {
-    if (output.rfind("{\n", 0) == 0) return 0;
-    const std::size_t at = output.find("\n{\n");
+    if (output.rfind('{', 0) == 0) return 0;
+    const std::size_t at = output.find("\n{");
     return at == std::string::npos ? std::string::npos : at + 1;
 }
 
@@ -59,7 +60,7 @@ std::vector<std::string> report_argv(const std::string& name, const problem_spec
             !tool.empty())
             argv.insert(argv.end(), {"--tool", tool});
     if (name == "profile")
-        if (const std::string test = chosen(request, "test", test_names(spec)); !test.empty())
+        if (const std::string test = chosen(request, "test", benchmark_names(spec)); !test.empty())
             argv.insert(argv.end(), {"--test", test});
     return argv;
 }
