@@ -5,6 +5,8 @@
 #include "l2_flush.hpp"
 #include "memory_space.hpp"
 
+#include <cuda_profiler_api.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -119,6 +121,12 @@ public:
         GJ_CUDA_CHECK(cudaDeviceSynchronize());
     }
     std::unique_ptr<call_timer> make_timer() override { return std::make_unique<device_timer>(); }
+    void set_profiling(bool on) override {
+        if (on)
+            GJ_CUDA_CHECK(cudaProfilerStart());
+        else
+            cudaProfilerStop();
+    }
 
 private:
     std::optional<device_allocation> flush_buffer_;

@@ -44,6 +44,10 @@ public:
     // Evicts the inputs from the caches, so that every timed call starts cold.
     virtual void flush_caches() = 0;
     virtual std::unique_ptr<call_timer> make_timer() = 0;
+    // Brackets the one call a profiler attached to the process collects (ncu --profile-from-start
+    // off): the harness's own kernels before and after it stay out of the profile. Turning it off
+    // never throws: after a failed call, the call's error is what counts.
+    virtual void set_profiling(bool on) { (void)on; }
 };
 
 // One call between the listener's hooks, in the order every timer relies on: before the call,

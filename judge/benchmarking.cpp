@@ -48,11 +48,11 @@ std::optional<std::string> headline_test(const problem_spec& spec) {
 }
 
 timed_plan plan_timed_runs(const problem_spec& spec, reference_outputs& references, const timed_settings& settings,
-                           std::mt19937_64& secret) {
+                           std::mt19937_64& secret, const std::vector<int>& only) {
     timed_plan plan;
     plan.job.settings = settings;
     plan.job.order_seed = secret();
-    const std::vector<int> tests = select_tests(spec, {test_kind::benchmark});
+    const std::vector<int> tests = only.empty() ? select_tests(spec, {test_kind::benchmark}) : only;
     const auto data_sets = choose_timed_data(spec, tests, settings.data_sets, references, secret);
     for (std::size_t t = 0; t < tests.size(); ++t) plan.job.tests.push_back({tests[t], data_sets[t]});
     return plan;

@@ -58,8 +58,9 @@ struct bench_report {
 struct timed_plan {
     time_job job;
 };
+// `tests`: the benchmarks to time (positions in spec.tests); empty: every one.
 timed_plan plan_timed_runs(const problem_spec& spec, reference_outputs& references, const timed_settings& settings,
-                           std::mt19937_64& secret);
+                           std::mt19937_64& secret, const std::vector<int>& tests = {});
 
 // The figures of one timed test (the floor applied: an impossible median becomes impossible_time).
 bench_figures figures_of(const problem_spec& spec, const test_report& report, double peak_gbps);

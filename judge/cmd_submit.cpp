@@ -24,11 +24,7 @@ judge_options submit_options(const problem_spec& spec, const std::vector<test_ki
     judging.tests = select_tests(spec, kinds);
     judging.timed = timed;
     judging.keep_attempt = true;
-    // A learner waits for this: half of bench's sampling floor and a third of its budget, the
-    // same error target.
-    judging.timing.warmup_s = 0.2;
-    judging.timing.min_time_s = 0.5;
-    judging.timing.budget_s = 1.0;
+    judging.timing = submit_timing();
     return judging;
 }
 

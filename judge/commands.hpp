@@ -32,6 +32,7 @@ command_action define_submit(CLI::App& command);
 command_action define_history(CLI::App& command);
 command_action define_validate(CLI::App& command);
 command_action define_bench(CLI::App& command);
+command_action define_profile(CLI::App& command);
 command_action define_serve(CLI::App& command);
 
 // What `run` judges: the examples and functional tests, untimed.

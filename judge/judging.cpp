@@ -295,6 +295,27 @@ bool runner_session::time(const time_job& job, std::vector<test_report>& reports
     return record_end(end, reports);
 }
 
+bool runner_session::profile(const test_job& job, std::vector<test_report>& reports) {
+    bool believable = true;
+    const job_end end = run_job(
+        job_line("profile", job),
+        [&](const nlohmann::json& message) {
+            announce(message, reports, progress_step::stage::profiling);
+            believable = believable && store_result(message, reports, 1e300);  // the profiled call is slow
+        },
+        settings_.harness_limit_s);
+    return record_end(end, reports) && believable;
+}
+
+child_exit runner_session::finish(double limit_s) {
+    if (!process_) return {};
+    const child_exit exit = process_->end(std::chrono::steady_clock::now() +
+                                          std::chrono::milliseconds(static_cast<long long>(limit_s * 1000)));
+    output_ += process_->output_tail(4096);
+    process_.reset();
+    return exit;
+}
+
 std::optional<std::string> runner_session::reference_failure(const job_end& end, std::uintmax_t printed) const {
     switch (end.kind) {
         case job_end::how::done:

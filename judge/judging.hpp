@@ -66,12 +66,18 @@ public:
     // Judges tests or times them; fills the matching reports. False once the runner has ended.
     bool judge(const judge_job& job, std::vector<test_report>& reports);
     bool time(const time_job& job, std::vector<test_report>& reports);
+    // Calls one test's solve twice, the second time for a profiler (see the profile job).
+    bool profile(const test_job& job, std::vector<test_report>& reports);
     // Has the reference write expected outputs; throws problem_error when it fails.
     void write_references(const reference_job& job);
 
     // Ends the job in progress at once, from any thread: the runner is killed and not waited
     // for, and the job ends as `interrupted` (work that is no longer wanted).
     void interrupt();
+
+    // Tells the runner that no job follows and waits up to `limit_s` for it, and the launcher it
+    // runs behind, to exit (ncu writes its report then); killed after that.
+    child_exit finish(double limit_s);
 
     // What the runner (and the submission in it) printed, last lines.
     std::string output_tail() const;

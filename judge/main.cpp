@@ -29,6 +29,8 @@ const command_entry kCommands[] = {
     {"validate", "Check problems: schema, reference against examples, solutions compile (--run: verdicts)",
      define_validate},
     {"bench", "Time solutions against the problem's baseline", define_bench},
+    {"profile", "Profile a solution's kernels with Nsight Compute at one benchmark size (--compare: two solutions)",
+     define_profile},
     {"serve", "Serve the web page (problems, editor, Run and Submit, history) on this machine", define_serve},
 };
 

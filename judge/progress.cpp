@@ -17,6 +17,8 @@ std::string describe(const progress_step& step) {
             return fmt::format("test {} of {}: {}", step.number, step.total, step.name);
         case progress_step::stage::timing:
             return fmt::format("timing size {} of {}: {}", step.number, step.total, step.name);
+        case progress_step::stage::profiling:
+            return fmt::format("profiling with ncu: {}", step.name);
     }
     return "";
 }

@@ -15,7 +15,7 @@
 namespace gpujudge {
 
 struct progress_step {
-    enum class stage { compiling, references, testing, timing };
+    enum class stage { compiling, references, testing, timing, profiling };
     stage what = stage::compiling;
     int number = 0;    // the test in progress, from 1 (testing and timing)
     int total = 0;     // of how many
@@ -29,7 +29,8 @@ inline void tell(const progress_hook& hook, const progress_step& step) {
     if (hook) hook(step);
 }
 
-// "compiling", "computing expected outputs", "test 3 of 7: N = 1000", "timing size 2 of 3: N = 100000";
+// "compiling", "computing expected outputs", "test 3 of 7: N = 1000", "timing size 2 of 3: N = 100000",
+// "profiling with ncu: N = 100000";
 // validate's "checking problem 2 of 18: softmax" and "compiling 40 of 131: naive.cu".
 std::string describe(const progress_step& step);
 

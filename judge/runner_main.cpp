@@ -70,15 +70,18 @@ private:
 };
 
 // Tells the judge when solve is running (its time limit holds only then), and times the call.
+// With a space to profile in, the call (and nothing around it) is what a profiler collects.
 class announcer final : public call_listener {
 public:
-    announcer(channel& out, int test) : out_(out), test_(test) {}
+    announcer(channel& out, int test, memory_space* profiled = nullptr) : out_(out), test_(test), profiled_(profiled) {}
     void before_call() override {
         out_.send(message_of(event::call, nlohmann::json{{"test", test_}}));
+        if (profiled_) profiled_->set_profiling(true);
         start_ = std::chrono::steady_clock::now();
     }
     void after_finish() override {
         wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+        if (profiled_) profiled_->set_profiling(false);
         out_.send(message_of(event::returned, nlohmann::json{{"test", test_}}));
     }
     double wall_ms = 0;
@@ -86,6 +89,7 @@ public:
 private:
     channel& out_;
     int test_;
+    memory_space* profiled_;
     std::chrono::steady_clock::time_point start_;
 };
 
@@ -140,6 +144,34 @@ bool run_judge_job(session& s, const judge_job& job) {
         if (outcome.context_lost) return false;
         if (job.stop_at_failure && outcome.result != verdict::accepted) break;
     }
+    s.out.send(message_of(event::done));
+    return true;
+}
+
+// One test's call twice, both checked: a warm-up (lazy module loading and first-call allocations
+// stay out of the profile; a wrong answer is not worth profiling), then the call a profiler
+// collects (ncu --profile-from-start off sees solve's kernels alone).
+bool run_profile_job(session& s, const test_job& item) {
+    s.out.send(message_of(event::begin, nlohmann::json{{"test", item.test}}));
+    const test_spec& test = s.test(item.test);
+    const input_set inputs(s.spec, s.space, test, item.data);
+    expected_outputs expected = s.expected_for(test, item.expected_file);
+    copy_large_into_space(expected, s.space);
+    buffer_set buffers(s.spec, s.space, test.scalars);
+    call_outcome outcome;
+    double wall_ms = 0;
+    for (const bool profiled : {false, true}) {
+        buffers.load_from(inputs.sources());
+        announcer listener(s.out, item.test, profiled ? &s.space : nullptr);
+        outcome = call_solve(*s.function, buffers, test.scalars, s.space, listener);
+        if (outcome.result == verdict::accepted)
+            outcome = check_call(s.spec, s.space, buffers, test.scalars, inputs.sources(), expected);
+        wall_ms = listener.wall_ms;
+        if (outcome.result != verdict::accepted) break;
+    }
+    s.out.send(message_of(event::result,
+                          test_result_message{item.test, outcome.result, outcome.message, wall_ms, std::nullopt}));
+    if (outcome.context_lost) return false;
     s.out.send(message_of(event::done));
     return true;
 }
@@ -311,6 +343,8 @@ void serve(const hello_job& hello, control& in, channel& out) {
         else if (kind == "judge" && !run_judge_job(s, body.get<judge_job>()))
             return;
         else if (kind == "time" && !run_time_job(s, body.get<time_job>()))
+            return;
+        else if (kind == "profile" && !run_profile_job(s, body.get<test_job>()))
             return;
         else if (kind == "reference")
             run_reference_job(s, body.get<reference_job>());

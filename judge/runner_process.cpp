@@ -108,6 +108,16 @@ child_exit runner_process::finish(bool kill) {
     return exit;
 }
 
+child_exit runner_process::end(std::chrono::steady_clock::time_point deadline) {
+    if (control_fd_ >= 0) {
+        close(control_fd_);
+        control_fd_ = -1;
+    }
+    const child_exit exit = child_->wait(deadline);
+    sweep_orphans();
+    return exit;
+}
+
 void runner_process::abandon() {
     child_->abandon();
     if (control_fd_ >= 0) {

@@ -36,6 +36,9 @@ public:
     // After `closed`: the runner's exit, killing it if it has not exited within a few seconds
     // (closing the channel is not exiting). After anything else: kills it first.
     child_exit finish(bool kill);
+    // Closes the control pipe (no job follows: the runner exits) and waits until `deadline` for
+    // the runner, and a launcher around it, to end; kills it then.
+    child_exit end(std::chrono::steady_clock::time_point deadline);
     // Kills the runner without waiting for it to end (see child_process::abandon).
     void abandon();
     int pid() const { return child_->pid(); }

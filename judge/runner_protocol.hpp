@@ -3,7 +3,9 @@
 // runner as JSON lines on the control pipe; messages come back sealed (sealed_channel.hpp) on the
 // result channel, so that nothing the submission prints, or writes into any descriptor, passes
 // for either. A runner session: hello, then (device runners) the device message, a load job, then
-// any number of judge and time jobs (or one reference job), until the judge closes the pipe.
+// any number of judge and time jobs (or one reference job, or one profile job: a test_job whose
+// call runs twice, the second time between cudaProfilerStart and Stop), until the judge closes the
+// pipe.
 #include "data_set.hpp"
 #include "sample_stats.hpp"
 #include "timed_runs.hpp"

@@ -130,6 +130,15 @@ timed_settings quick_timing() {
     return quick;
 }
 
+timed_settings submit_timing() {
+    // Half of bench's sampling floor and a third of its budget, the same error target.
+    timed_settings learner;
+    learner.warmup_s = 0.2;
+    learner.min_time_s = 0.5;
+    learner.budget_s = 1.0;
+    return learner;
+}
+
 std::filesystem::path build_reference(const problem_spec& spec, judge_context& context) {
     const compile_result reference = compile_host(spec, spec.dir / "reference.cpp", "reference", context.compiler);
     const std::string where = (spec.dir / "reference.cpp").string();
@@ -184,7 +193,7 @@ std::future<timed_plan> plan_in_background(const problem_spec& spec, const judge
         expected.wait();  // one reference process at a time: the tests' own outputs first
         return timings.measure("timed data", [&] {
             std::mt19937_64 secret = fresh_secret();
-            return plan_timed_runs(spec, references, options.timing, secret);
+            return plan_timed_runs(spec, references, options.timing, secret, options.timed_tests);
         });
     });
 }

@@ -28,8 +28,9 @@ struct judge_context {
 };
 
 struct judge_options {
-    std::vector<int> tests;  // positions in spec.tests
-    bool timed = true;       // once every test passes, time the benchmarks
+    std::vector<int> tests;        // positions in spec.tests
+    bool timed = true;             // once every test passes, time the benchmarks...
+    std::vector<int> timed_tests;  // ...these (positions in spec.tests); empty: every benchmark
     bool with_baseline = true;
     timed_settings timing;
     std::string origin = "submit";  // recorded in the history
@@ -38,6 +39,8 @@ struct judge_options {
 
 // The settings validate --run times with: enough calls to catch cached answers, a rough median.
 timed_settings quick_timing();
+// The settings submit (and profile) time with: a learner waits for these.
+timed_settings submit_timing();
 
 struct judgement {
     compile_result compile;

@@ -20,12 +20,18 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// `profile`: ncu may not read the GPU's performance counters (it printed ERR_NVGPUCTRPERM).
+class counters_denied_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 // Call only inside a catch block: prints the exception being handled to stderr — a problem.yaml
 // error as its own "path:line: message", anything else as "gpujudge: <message>" ("internal
 // error" for what no user can fix) — and returns its exit code.
 int report_current_exception();
 
-// "nvcc not found on PATH: ..." and where to get it.
+// "nvcc not found on PATH: ..." and where to get it (nvcc, ncu, a host compiler).
 std::string missing_tool_message(const std::string& tool);
 
 }  // namespace gpujudge

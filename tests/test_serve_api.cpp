@@ -373,3 +373,24 @@ TEST_CASE("serve queues a second judgement behind the first and tells it its pla
     CHECK(last_event(second).data.at("verdict") == "accepted");
     CHECK(last_event(events_of(*first_result)).data.at("verdict") == "time_limit_exceeded");
 }
+
+TEST_CASE("serve offers the reports of the commands this binary has and runs them as a user would", "[serve][api]") {
+    const served server("reports", home_args());
+    auto client = server.client();
+    const auto reports = json_of(client.Get("/api/server")).at("reports");
+    CHECK(std::count(reports.begin(), reports.end(), "profile") == 1);  // sanitize joins once merged
+    const auto problem = json_of(client.Get("/api/problems/reduction"));
+    CHECK(problem.at("reports") == reports);
+    const auto events = events_of(post_source(client, "/api/problems/reduction/profile", file_text(kWarpShuffle)));
+    const auto& result = last_event(events);
+    REQUIRE(result.name == "result");
+    CHECK(result.data.at("report") == "profile");
+    CHECK(result.data.at("exit_code").is_number_integer());
+    // Whatever profile makes of this machine (no GPU, no ncu, or a profile), it says it.
+    CHECK((result.data.at("json").is_object() || !result.data.at("output").get<std::string>().empty()));
+    const auto refused = client.Post("/api/problems/reduction/profile",
+                                     nlohmann::json{{"source", "x"}, {"test", "N = 1"}}.dump(), "application/json");
+    REQUIRE(refused);
+    CHECK(refused->status == 400);
+    CHECK(nlohmann::json::parse(refused->body).at("message") == "'test' must be one of: N = 50M, N = 100M");
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The page end to end in headless Chromium (Debian's chromium, chromium-driver and
 python3-selenium): open the list, open a problem, type a solution, click Run and see the verdict;
-type a compile error and see its line marked; reload and find the draft; then, on the host backend
+type a compile error and see its line marked; reload and find the draft; ask for the profile
+report and see it; then, on the host backend
 (C++ fakes judged without a GPU), Submit a correct and Run a wrong solution and see the tests and
 the timing table. Without a GPU the Run on the device ends in no_device with the file compiled.
 
@@ -147,6 +148,9 @@ def device_flow(page, url):
     check(verdict in ("no_device", "accepted"), f"Run shows the verdict ({verdict})")
     check(compiled.startswith("compile: ok"), f"Run shows the compile result ({compiled})")
     page.shot("problem.png")
+    page.find("#report-profile").click()
+    heading = page.find("#report h3", JUDGING_S).text
+    check(heading.startswith("profile (exit "), f"Profile shows what gpujudge profile said ({heading})")
     driver.refresh()
     page.wait(lambda d: d.find_element(By.ID, "problem-title").text == "Reduction")
     page.wait(lambda d: "atomicAdd(output, input[i]);" in page.editor_text())
