@@ -2,6 +2,7 @@
 // test with a server (on a free port) and a history of its own. Without a GPU, run and submit end
 // in no_device with the compile result; the host backend judges C++ fakes to the other verdicts.
 #include "exit_codes.hpp"
+#include "page_assets.hpp"
 #include "subprocess.hpp"
 
 #include <httplib.h>
@@ -19,7 +20,7 @@ namespace {
 
 const std::string kFixtures = GPUJUDGE_TEST_FIXTURES;
 
-std::string file_text(const std::string& path) {
+std::string file_text(const std::filesystem::path& path) {
     std::ifstream file(path);
     std::stringstream text;
     text << file.rdbuf();
@@ -303,8 +304,10 @@ TEST_CASE("serve serves the page and Debian's libraries from this machine", "[se
     CHECK(contains(page->get_header_value("Content-Security-Policy"), "default-src 'self'"));
     const auto codemirror = client.Get("/vendor/codemirror.js");
     REQUIRE(codemirror);
-    CHECK(codemirror->body == file_text("/usr/share/javascript/codemirror/lib/codemirror.js"));
-    CHECK(client.Get("/vendor/marked.js")->body == file_text("/usr/share/javascript/marked/marked.min.js"));
+    // Debian's files, or tests/gpu/package.sh's copy of them on a machine without the packages.
+    const std::filesystem::path javascript = default_javascript_dir();
+    CHECK(codemirror->body == file_text(javascript / "codemirror" / "lib" / "codemirror.js"));
+    CHECK(client.Get("/vendor/marked.js")->body == file_text(javascript / "marked" / "marked.min.js"));
     const auto server_info = json_of(client.Get("/api/server"));
     CHECK(server_info.at("backend") == "device");
     CHECK(server_info.at("reports").is_array());
