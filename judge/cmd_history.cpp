@@ -1,6 +1,7 @@
 // `gpujudge history [problem]`: every attempt, newest first, then the personal bests.
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "history_json.hpp"
 #include "user_errors.hpp"
 
 #include <fmt/format.h>
@@ -8,33 +9,6 @@
 namespace gpujudge {
 
 namespace {
-
-nlohmann::json optional_number(const std::optional<double>& value) {
-    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
-nlohmann::json attempt_json(const attempt& a) {
-    return {{"recorded_at", a.recorded_at},
-            {"problem", a.problem},
-            {"source", a.source},
-            {"source_hash", a.source_hash},
-            {"origin", a.origin},
-            {"verdict", to_string(a.outcome)},
-            {"passed", a.passed},
-            {"total", a.total},
-            {"device", a.device_name},
-            {"test", a.test},
-            {"median_us", optional_number(a.median_us)},
-            {"gbps", optional_number(a.gbps)},
-            {"percent_of_peak", optional_number(a.percent_of_peak)}};
-}
-
-nlohmann::json history_json(const std::vector<attempt>& attempts, const std::vector<attempt>& bests) {
-    nlohmann::json json = {{"attempts", nlohmann::json::array()}, {"personal_bests", nlohmann::json::array()}};
-    for (const auto& a : attempts) json["attempts"].push_back(attempt_json(a));
-    for (const auto& a : bests) json["personal_bests"].push_back(attempt_json(a));
-    return json;
-}
 
 // The path as typed from here when the file is below the working directory, else in full.
 std::string shown_path(const std::string& source) {

@@ -1,97 +1,16 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "problem_view.hpp"
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
-
 namespace gpujudge {
-
-namespace {
-
-// Shortest text that reads back as the same number: what problem.yaml holds, not a rounding of it.
-std::string format_value(double value, element_type type) {
-    if (type == element_type::i32) return fmt::format("{}", static_cast<long long>(value));
-    return fmt::format("{}", value);
-}
-
-// Nested lists by the parameter's shape: [[1, 2], [3, 4]] for a 2 x 2 matrix.
-std::string format_nested(const std::vector<double>& values, element_type type, const std::vector<std::size_t>& dims,
-                          std::size_t dim, std::size_t& next) {
-    std::string text = "[";
-    for (std::size_t i = 0; i < dims[dim]; ++i) {
-        if (i) text += ", ";
-        text += dim + 1 < dims.size() ? format_nested(values, type, dims, dim + 1, next)
-                                      : format_value(values.at(next++), type);
-    }
-    return text + "]";
-}
-
-std::string format_array(const parameter& param, const std::vector<double>& values, const scalar_values& scalars) {
-    std::vector<std::size_t> dims;
-    for (const auto& extent : param.shape) dims.push_back(static_cast<std::size_t>(evaluate_count(extent, scalars)));
-    std::size_t next = 0;
-    return format_nested(values, param.type, dims, 0, next);
-}
-
-std::string statement_text(const problem_spec& spec) {
-    std::ifstream statement(spec.dir / "statement.md");
-    std::stringstream text;
-    text << statement.rdbuf();
-    std::string prose = text.str();
-    prose.erase(prose.find_last_not_of('\n') + 1);
-    return prose;
-}
-
-std::string constraints_text(const problem_spec& spec) {
-    std::string text = "## Constraints\n";
-    for (const auto& param : spec.params)
-        if (!param.is_pointer) {
-            const range_spec& range = spec.constraints.at(param.name);
-            text += fmt::format("- {} ≤ {} ≤ {}\n", range.min, param.name, range.max);
-        }
-    for (const auto& [condition, line] : spec.conditions) text += fmt::format("- {}\n", condition);
-    return text + fmt::format("- time limit: {} ms per call of solve\n", spec.time_limit_ms);
-}
-
-// Inputs and scalars in the signature's order, then the expected outputs.
-std::string example_text(const problem_spec& spec, const test_spec& test) {
-    std::string text = fmt::format("{}:\n", test.name);
-    for (const auto& param : spec.params) {
-        if (!param.is_pointer)
-            text += fmt::format("  {} = {}\n", param.name, format_value(test.scalars.at(param.name), param.type));
-        else if (param.is_input())
-            text += fmt::format("  {} = {}\n", param.name,
-                                format_array(param, test.inputs.at(param.name).values, test.scalars));
-    }
-    for (const auto& param : spec.params)
-        if (param.is_output())
-            text += fmt::format("  → {} = {}\n", param.name,
-                                format_array(param, test.expected.at(param.name), test.scalars));
-    return text;
-}
-
-// statement.md holds the prose; the signature, constraints and examples come from problem.yaml,
-// the file the judge runs, so what the learner reads is what is judged.
-void print_problem(const problem_spec& spec) {
-    fmt::print("{}\n\n## Signature\n  {}\n\n{}\n## Examples\n", statement_text(spec), spec.prototype(),
-               constraints_text(spec));
-    bool first = true;
-    for (const auto& test : spec.tests) {
-        if (test.kind != test_kind::example) continue;
-        fmt::print("{}{}", first ? "" : "\n", example_text(spec, test));
-        first = false;
-    }
-}
-
-}  // namespace
 
 command_action define_show(CLI::App& command) {
     auto problem = std::make_shared<std::string>();
     command.add_option("problem", *problem, "Problem slug or folder")->required();
     return [problem](cli_context& context) {
-        print_problem(load_named_problem(context, *problem));
+        fmt::print("{}", problem_text(load_named_problem(context, *problem)));
         return static_cast<int>(exit_accepted);
     };
 }

@@ -19,6 +19,15 @@ std::vector<test_kind> parse_kinds(const std::vector<std::string>& names) {
 
 }  // namespace
 
+judge_options submit_options(const problem_spec& spec, const std::vector<test_kind>& kinds, bool timed) {
+    judge_options judging;
+    judging.tests = select_tests(spec, kinds);
+    judging.timed = timed;
+    judging.keep_attempt = true;
+    judging.timing = submit_timing();
+    return judging;
+}
+
 command_action define_submit(CLI::App& command) {
     struct options {
         judge_request request;
@@ -37,12 +46,7 @@ command_action define_submit(CLI::App& command) {
     command.add_flag("--no-bench", opts->no_bench, "Skip the timed runs after the tests pass");
     return [opts](cli_context& context) {
         return judge_and_report(context, opts->request, [&](const problem_spec& spec) {
-            judge_options judging;
-            judging.tests = select_tests(spec, parse_kinds(opts->kinds));
-            judging.timed = !opts->no_bench;
-            judging.keep_attempt = true;
-            judging.timing = submit_timing();
-            return judging;
+            return submit_options(spec, parse_kinds(opts->kinds), !opts->no_bench);
         });
     };
 }

@@ -2,6 +2,7 @@
 #include "benchmarking.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "history_json.hpp"
 
 #include <fmt/format.h>
 
@@ -15,10 +16,7 @@ void print_personal_best(const problem_spec& spec, history* results, nlohmann::j
     const auto best = results->best(spec.slug, *test);
     if (!best) return;
     if (json)
-        (*json)["personal_best"] = {{"source", best->source},
-                                    {"median_us", best->median_ms * 1e3},
-                                    {"gbps", best->gbps},
-                                    {"recorded_at", best->recorded_at}};
+        (*json)["personal_best"] = personal_best_json(*best);
     else
         fmt::print("personal best on '{}': {:.1f} µs ({:.0f} GB/s), {} on {}\n", best->test, best->median_ms * 1e3,
                    best->gbps, best->source, best->recorded_at);

@@ -33,6 +33,7 @@ const command_entry kCommands[] = {
      define_profile},
     {"sanitize", "Run the examples and functional tests under compute-sanitizer: findings at file.cu:line",
      define_sanitize},
+    {"serve", "Serve the web page (problems, editor, Run and Submit, history) on this machine", define_serve},
 };
 
 // CLI11's words for a mistake on the command line, but an unknown command named as such where

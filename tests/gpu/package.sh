@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds a Release copy of gpujudge for a GPU machine that has no Debian packages and packs what
-# it needs to run into .device/ (bin/ and lib/, stripped): carry that folder to the machine.
+# it needs to run into .device/ (bin/ and lib/, stripped; share/ for serve's page): carry that
+# folder to the machine.
 # With --with-cache it also compiles every file in solutions/ for sm_90 (the H100/H200 arch) into a
 # compressed compile cache, so the GPU machine's minutes go to running, not to nvcc (on-device.sh
 # unpacks it; a different nvcc there only means cache misses).
@@ -13,6 +14,17 @@ mkdir -p "$root/.device"
 cp -r "$root/.device-build/bin" "$root/.device-build/lib" "$root/.device/"
 cp "$root/.device-build/tests/gpujudge_tests" "$root/.device-build/tests/gpujudge_device_checks" "$root/.device/bin/"
 strip "$root/.device/bin/"*
+# serve: Debian builds cpp-httplib as a shared library (with OpenSSL, zlib and brotli): carry it and
+# those beside the binaries (found through their RPATH); then the page and the JavaScript it loads.
+ldd "$root/.device-build/bin/gpujudge" | awk '/lib(cpp-httplib|ssl|crypto|brotli[a-z]*)\.so/ {print $3}' |
+  xargs -I{} cp -L {} "$root/.device/lib/"
+mkdir -p "$root/.device/share/gpujudge"
+cp -r "$root/judge/serve/page" "$root/.device/share/gpujudge/"
+# The files judge/serve/page_assets.cpp serves:
+for file in codemirror/lib/codemirror.js codemirror/lib/codemirror.css codemirror/mode/clike/clike.js \
+            codemirror/addon/edit/matchbrackets.js marked/marked.min.js; do
+  install -D -m 644 "/usr/share/javascript/$file" "$root/.device/share/javascript/$file"
+done
 if [ "${1:-}" = --with-cache ]; then
   cache="$(mktemp -d)"
   GPUJUDGE_CACHE_DIR="$cache" "$root/.device/bin/gpujudge" --color never validate >/dev/null

@@ -1,0 +1,41 @@
+#include "api_error.hpp"
+
+#include "problem_error.hpp"
+#include "problem_spec.hpp"
+#include "user_errors.hpp"
+
+namespace gpujudge {
+
+namespace {
+
+error_reply reply(int status, const std::string& code, const std::string& message) {
+    return {status, {{"error", code}, {"message", message}}};
+}
+
+}  // namespace
+
+error_reply current_error_reply() {
+    try {
+        throw;
+    } catch (const api_error& error) {
+        return reply(error.status(), error.code(), error.what());
+    } catch (const usage_error& error) {
+        return reply(400, "bad_request", error.what());
+    } catch (const environment_error& error) {
+        return reply(500, "environment", error.what());
+    } catch (const spec_error& error) {
+        return reply(500, "invalid_problem", error.what());
+    } catch (const problem_error& error) {
+        return reply(500, "invalid_problem", error.what());
+    } catch (const std::exception& error) {
+        return reply(500, "internal", std::string("internal error: ") + error.what());
+    } catch (...) {
+        return reply(500, "internal", "internal error: an exception of unknown type");
+    }
+}
+
+std::string json_text(const nlohmann::json& json) {
+    return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace gpujudge

@@ -1,0 +1,36 @@
+#pragma once
+// How the API answers what went wrong: an HTTP status and {"error": <code>, "message": <text>}.
+// Handlers throw api_error for the client's mistakes; current_error_reply() is the one place that
+// turns any exception into a reply, as report_current_exception() does for the command line.
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+#include <string>
+
+namespace gpujudge {
+
+class api_error : public std::runtime_error {
+public:
+    api_error(int status, std::string code, const std::string& message)
+        : std::runtime_error(message), status_(status), code_(std::move(code)) {}
+    int status() const { return status_; }
+    const std::string& code() const { return code_; }
+
+private:
+    int status_;
+    std::string code_;
+};
+
+struct error_reply {
+    int status = 500;
+    nlohmann::json body;
+};
+
+// Call only inside a catch block. api_error as thrown; a problem's own broken files 500
+// "invalid_problem"; a missing tool 500 "environment"; anything else 500 "internal".
+error_reply current_error_reply();
+
+// JSON text for the wire: invalid UTF-8 (a source can hold anything) replaced, never thrown on.
+std::string json_text(const nlohmann::json& json);
+
+}  // namespace gpujudge

@@ -1,0 +1,361 @@
+#include "web_server.hpp"
+
+#include "access_policy.hpp"
+#include "api_error.hpp"
+#include "catalog.hpp"
+#include "catalog_json.hpp"
+#include "commands.hpp"
+#include "compile_markers.hpp"
+#include "history_json.hpp"
+#include "judge_queue.hpp"
+#include "page_assets.hpp"
+#include "report.hpp"
+#include "report_commands.hpp"
+#include "source_store.hpp"
+#include "user_errors.hpp"
+
+#include <fmt/format.h>
+#include <httplib.h>
+#include <signal.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <memory>
+#include <thread>
+
+namespace gpujudge {
+
+namespace {
+
+const std::string kSlug = "([a-z0-9_-]+)";  // the route's pattern; the slug is then looked up in the catalog
+
+void reply_json(httplib::Response& res, int status, const nlohmann::json& body) {
+    res.status = status;
+    res.set_content(json_text(body), "application/json");
+}
+
+// Call only inside a catch block.
+void reply_error(httplib::Response& res) {
+    const error_reply error = current_error_reply();
+    reply_json(res, error.status, error.body);
+}
+
+request_facts facts_of(const httplib::Request& req) {
+    return {req.method,
+            req.get_header_value("Host"),
+            req.get_header_value("Origin"),
+            req.get_header_value("Authorization"),
+            req.get_header_value("Cookie"),
+            req.get_param_value("token")};
+}
+
+// The source a request carries: its body, or the "source" of a JSON body (`request` gets the object).
+std::string source_of(const httplib::Request& req, nlohmann::json& request) {
+    std::string text = req.body;
+    if (req.get_header_value("Content-Type").rfind("application/json", 0) == 0) {
+        try {
+            request = nlohmann::json::parse(req.body);
+        } catch (const nlohmann::json::parse_error& error) {
+            throw api_error(400, "bad_request", fmt::format("malformed JSON: {}", error.what()));
+        }
+        if (!request.is_object() || !request.contains("source") || !request.at("source").is_string())
+            throw api_error(400, "bad_request",
+                            "a JSON body must be an object with the source as \"source\", a string");
+        text = request.at("source").get<std::string>();
+    }
+    if (text.empty()) throw api_error(400, "bad_request", "the source is empty");
+    return text;
+}
+
+// Writes the stream's events as they come, a comment line every 10 s while none does (so that a
+// client that left is noticed, and none times out waiting).
+void stream_events(httplib::Response& res, const std::shared_ptr<event_stream>& events) {
+    res.set_header("Cache-Control", "no-cache");
+    res.set_chunked_content_provider(
+        "text/event-stream",
+        [events](std::size_t, httplib::DataSink& sink) {
+            if (auto event = events->next(std::chrono::seconds(10))) {
+                const std::string text = sse_text(*event);
+                return sink.write(text.data(), text.size());
+            }
+            if (events->finished()) {
+                sink.done();
+                return true;
+            }
+            static const std::string kWaiting = ": waiting\n\n";
+            return sink.write(kWaiting.data(), kWaiting.size());
+        },
+        [events](bool) { events->abandon(); });
+}
+
+// The history database, a connection per use (requests run on threads of their own); none when it
+// cannot be used (gpujudge warned at start-up).
+std::unique_ptr<history> open_results() {
+    try {
+        return std::make_unique<history>(default_history_path());
+    } catch (const std::exception& error) {
+        spdlog::debug("history unusable: {}", error.what());
+        return nullptr;
+    }
+}
+
+// SIGINT and SIGTERM stop the server: the handler only writes to a pipe, a thread reads it. A
+// second signal ends the process at once. A client that hangs up must not end it with SIGPIPE:
+// a handler that does nothing (unlike SIG_IGN, it is not inherited by the judge's children).
+int g_stop_pipe[2] = {-1, -1};
+
+void on_stop_signal(int) {
+    static std::atomic<int> signals{0};
+    if (signals++ > 0) _exit(130);
+    const char stop = 's';
+    [[maybe_unused]] const auto written = write(g_stop_pipe[1], &stop, 1);
+}
+
+void on_sigpipe(int) {}
+
+void install_handlers() {
+    if (pipe(g_stop_pipe) != 0) throw std::runtime_error("cannot create a pipe");
+    struct sigaction action = {};
+    action.sa_handler = on_stop_signal;
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+    action.sa_handler = on_sigpipe;
+    sigaction(SIGPIPE, &action, nullptr);
+}
+
+class web_server {
+public:
+    web_server(const judge_context& judge, const serve_settings& settings)
+        : judge_(judge),
+          settings_(settings),
+          assets_(settings.page_dir, settings.javascript_dir),
+          store_(default_store_dir(), judge.runner.backend == runner_backend::host ? ".cpp" : ".cu") {
+        judge_.results = nullptr;    // each judgement opens its own connection
+        list_problems(judge_.home);  // a home without problems/ fails now, not at the first request
+    }
+
+    // Binds, prints the URL, serves until stopped; returns the exit code.
+    int run();
+
+private:
+    void route();
+    void guard();
+    problem_spec load(const std::string& slug) const { return load_problem(catalog_problem(judge_.home, slug)); }
+    struct posted_source;
+    posted_source accept(const httplib::Request& req) const;
+    judge_work judging(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options);
+    void judge_route(const httplib::Request& req, httplib::Response& res, bool submit);
+    void report_route(const httplib::Request& req, httplib::Response& res, const std::string& name);
+    void serve_asset(const httplib::Request& req, httplib::Response& res) const;
+    nlohmann::json server_json() const;
+
+    judge_context judge_;
+    serve_settings settings_;
+    page_assets assets_;
+    source_store store_;
+    std::optional<access_policy> policy_;  // once the port is known
+    judge_queue queue_;
+    httplib::Server http_;
+};
+
+// Any handler's exception becomes a JSON reply: the server thread goes on.
+httplib::Server::Handler guarded(std::function<void(const httplib::Request&, httplib::Response&)> handler) {
+    return [handler](const httplib::Request& req, httplib::Response& res) {
+        try {
+            handler(req, res);
+        } catch (...) {
+            reply_error(res);
+        }
+    };
+}
+
+judge_work web_server::judging(const problem_spec& spec, const std::filesystem::path& source,
+                               const judge_options& options) {
+    return [this, spec, source, options](const progress_hook& hook) {
+        judge_context context = judge_;
+        context.progress = hook;
+        const auto results = open_results();
+        context.results = results.get();
+        const judgement result = judge_submission(spec, source, options, context);
+        nlohmann::json json = submission_json(spec, source, result);
+        json["compile"]["markers"] = compile_markers(result.compile.diagnostics, source.string());
+        if (const auto test = headline_test(spec); result.bench && results && test)
+            if (const auto best = results->best(spec.slug, *test)) json["personal_best"] = personal_best_json(*best);
+        return server_event{"result", json};
+    };
+}
+
+// A POST on /api/problems/<slug>/...: its problem, and its source kept under the server's name for it.
+struct web_server::posted_source {
+    problem_spec spec;
+    std::filesystem::path source;
+    nlohmann::json body;  // the JSON object sent, if one was
+};
+
+web_server::posted_source web_server::accept(const httplib::Request& req) const {
+    posted_source request{load(req.matches[1]), {}, nullptr};
+    request.source = store_.keep(request.spec.slug, source_of(req, request.body));
+    return request;
+}
+
+void web_server::judge_route(const httplib::Request& req, httplib::Response& res, bool submit) {
+    const posted_source request = accept(req);
+    const problem_spec& spec = request.spec;
+    const judge_options options = submit ? submit_options(spec, {}, true) : run_options(spec);
+    stream_events(res, queue_.enqueue(judging(spec, request.source, options)));
+}
+
+void web_server::report_route(const httplib::Request& req, httplib::Response& res, const std::string& name) {
+    const posted_source request = accept(req);
+    std::error_code error;
+    const report_launch launch{std::filesystem::read_symlink("/proc/self/exe", error), judge_.home,
+                               judge_.runner.backend == runner_backend::host ? "host" : "device"};
+    const std::vector<std::string> argv = report_argv(name, request.spec, request.source, request.body, launch);
+    stream_events(res, queue_.enqueue([name, argv](const progress_hook&) {
+        return run_report(name, argv, std::chrono::minutes(30));
+    }));
+}
+
+void web_server::serve_asset(const httplib::Request& req, httplib::Response& res) const {
+    const page_asset* asset = assets_.find(req.path);
+    if (!asset) throw api_error(404, "not_found", fmt::format("no such page: {}", req.path));
+    res.set_content(asset->body, asset->content_type.c_str());
+    // The page was opened with ?token=: keep it for the page's own requests, never sent to another site.
+    if (policy_->token_required() && req.has_param("token"))
+        res.set_header("Set-Cookie", fmt::format("{}={}; Path=/; HttpOnly; SameSite=Strict", access_policy::kCookie,
+                                                 policy_->token()));
+}
+
+nlohmann::json web_server::server_json() const {
+    return {{"version", settings_.version},
+            {"backend", judge_.runner.backend == runner_backend::host ? "host" : "device"},
+            {"reports", settings_.reports}};
+}
+
+void web_server::route() {
+    http_.Get("/api/problems", guarded([this](const httplib::Request&, httplib::Response& res) {
+                  const auto results = open_results();
+                  reply_json(res, 200, problem_list_json(judge_.home, results.get()));
+              }));
+    http_.Get("/api/problems/" + kSlug, guarded([this](const httplib::Request& req, httplib::Response& res) {
+                  const auto results = open_results();
+                  nlohmann::json json = problem_json(load(req.matches[1]), results.get(), store_);
+                  json["reports"] = settings_.reports;
+                  reply_json(res, 200, json);
+              }));
+    http_.Put("/api/problems/" + kSlug + "/draft", guarded([this](const httplib::Request& req, httplib::Response& res) {
+                  nlohmann::json request;
+                  store_.save_draft(load(req.matches[1]).slug, source_of(req, request));
+                  res.status = 204;
+              }));
+    http_.Post("/api/problems/" + kSlug + "/run",
+               guarded([this](const httplib::Request& req, httplib::Response& res) { judge_route(req, res, false); }));
+    http_.Post("/api/problems/" + kSlug + "/submit",
+               guarded([this](const httplib::Request& req, httplib::Response& res) { judge_route(req, res, true); }));
+    for (const std::string& name : settings_.reports)
+        http_.Post("/api/problems/" + kSlug + "/" + name,
+                   guarded([this, name](const httplib::Request& req, httplib::Response& res) {
+                       report_route(req, res, name);
+                   }));
+    http_.Get("/api/history", guarded([this](const httplib::Request& req, httplib::Response& res) {
+                  const auto results = open_results();
+                  if (!results)
+                      throw api_error(
+                          503, "history_unusable",
+                          fmt::format("the history database {} cannot be used", default_history_path().string()));
+                  std::optional<std::string> slug;
+                  if (req.has_param("problem")) slug = load(req.get_param_value("problem")).slug;
+                  reply_json(res, 200, history_sources_json(*results, slug));
+              }));
+    http_.Get("/api/server", guarded([this](const httplib::Request&, httplib::Response& res) {
+                  reply_json(res, 200, server_json());
+              }));
+    http_.Get("/.*", guarded([this](const httplib::Request& req, httplib::Response& res) { serve_asset(req, res); }));
+}
+
+// Access checks before any route; JSON for the errors httplib answers itself (404, 413).
+void web_server::guard() {
+    http_.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+        const auto refused = policy_->check(facts_of(req));
+        if (!refused) return httplib::Server::HandlerResponse::Unhandled;
+        reply_json(res, refused->status, {{"error", refused->error}, {"message", refused->message}});
+        return httplib::Server::HandlerResponse::Handled;
+    });
+    http_.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
+        if (!res.body.empty()) return;
+        if (res.status == 413)
+            reply_json(res, 413,
+                       {{"error", "too_large"},
+                        {"message", fmt::format("the request's body is over {} bytes", settings_.max_body)}});
+        else
+            reply_json(
+                res, res.status,
+                {{"error", res.status == 404 ? "not_found" : "bad_request"},
+                 {"message", fmt::format("{} {}: refused with HTTP status {}", req.method, req.path, res.status)}});
+    });
+    http_.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr error) {
+        try {
+            std::rethrow_exception(error);
+        } catch (...) {
+            reply_error(res);
+        }
+    });
+    http_.set_payload_max_length(settings_.max_body);
+    http_.set_default_headers(
+        {{"Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"},
+         {"X-Content-Type-Options", "nosniff"},
+         {"Referrer-Policy", "no-referrer"}});
+    http_.new_task_queue = [] { return new httplib::ThreadPool(32); };  // a waiting client holds a thread
+    // httplib's default adds SO_REUSEPORT, with which a second server on the same port starts and
+    // shares its connections: a taken port must be an error.
+    http_.set_socket_options([](socket_t sock) {
+        const int yes = 1;
+        setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
+}
+
+std::string url_host(const std::string& host) {
+    return host.find(':') == std::string::npos ? host : "[" + host + "]";
+}
+
+int web_server::run() {
+    guard();
+    const int port = settings_.port == 0 ? http_.bind_to_any_port(settings_.host)
+                                         : (http_.bind_to_port(settings_.host, settings_.port) ? settings_.port : -1);
+    if (port < 0)
+        throw usage_error(
+            fmt::format("cannot listen on {}:{} (the port is taken, or the address is not this "
+                        "machine's): choose another with --port or --host",
+                        settings_.host, settings_.port));
+    policy_.emplace(settings_.host, port, access_policy::new_token());
+    route();
+    install_handlers();
+    std::thread stopper([this] {
+        char why = 0;
+        while (read(g_stop_pipe[0], &why, 1) < 0 && errno == EINTR) {
+        }
+        queue_.stop();  // the waiting judgements end; the one in progress finishes
+        http_.stop();
+    });
+    const std::string url = fmt::format("http://{}:{}/", url_host(settings_.host), port);
+    fmt::print("gpujudge: serving {}{}\n", url, policy_->token_required() ? "?token=" + policy_->token() : "");
+    if (policy_->token_required())
+        fmt::print("gpujudge: whoever has this URL can run code on this machine as you: keep the token to yourself\n");
+    std::fflush(stdout);
+    http_.listen_after_bind();
+    const char done = 'q';
+    [[maybe_unused]] const auto written = write(g_stop_pipe[1], &done, 1);  // ends the thread if no signal came
+    stopper.join();
+    fmt::print("gpujudge: stopped\n");
+    return 0;
+}
+
+}  // namespace
+
+int serve(const judge_context& judge, const serve_settings& settings) {
+    web_server server(judge, settings);
+    return server.run();
+}
+
+}  // namespace gpujudge

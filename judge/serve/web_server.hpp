@@ -1,0 +1,36 @@
+#pragma once
+// `gpujudge serve`: the page and the JSON API it is a client of.
+//   GET  /api/problems                      the list: slug, title, difficulty, personal best
+//   GET  /api/problems/<slug>               one problem's view, its starter and the source to edit
+//   PUT  /api/problems/<slug>/draft         keeps the source being edited (the body, or {"source"})
+//   POST /api/problems/<slug>/run           judges the source (the body, or {"source"}) as `run` does;
+//   POST /api/problems/<slug>/submit        ... as `submit` does; both answer with server-sent events:
+//                                           queued, started, progress..., then result (or error)
+//   POST /api/problems/<slug>/<report>      profile or sanitize, where this binary has the command
+//   GET  /api/history[?problem=<slug>]      every attempt with its source, and the personal bests
+//   GET  /api/server                        version, backend, the reports offered, the queue
+// Judgements go through the judge exactly as the command line's (a runner process per judgement),
+// one at a time, the rest queued.
+#include "submission.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace gpujudge {
+
+struct serve_settings {
+    std::string host = "127.0.0.1";
+    int port = 8000;  // 0: any free port
+    std::filesystem::path page_dir;
+    std::filesystem::path javascript_dir;
+    std::vector<std::string> reports;   // the report commands this binary has
+    std::size_t max_body = 256 * 1024;  // bytes; a larger request is refused (413)
+    std::string version;
+};
+
+// Serves until SIGINT or SIGTERM. Prints "gpujudge: serving <url>" on stdout once it listens, with
+// the token in the URL when one is needed. Returns the exit code.
+int serve(const judge_context& judge, const serve_settings& settings);
+
+}  // namespace gpujudge

@@ -1,0 +1,223 @@
+#!/usr/bin/python3
+"""The page end to end in headless Chromium (Debian's chromium, chromium-driver and
+python3-selenium): open the list, open a problem, type a solution, click Run and see the verdict;
+type a compile error and see its line marked; reload and find the draft; ask for the profile
+report and see it; then, on the host backend
+(C++ fakes judged without a GPU), Submit a correct and Run a wrong solution and see the tests and
+the timing table. Without a GPU the Run on the device ends in no_device with the file compiled.
+
+  page_test.py GPUJUDGE SOURCE_DIR [--screenshots DIR]
+
+--screenshots writes list.png, problem.png, compile_error.png, result.png and wrong_answer.png
+(the README's pictures). Fails, saying what is missing, without chromium or selenium.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support import expected_conditions as seen
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError as error:
+    sys.exit(f"page_test: {error}: install python3-selenium (./gpujudge installs it)")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+JUDGING_S = 600  # nvcc on a busy machine, then the judgement
+
+# Typed as a learner types it: CodeMirror indents each new line itself, so no leading spaces.
+ATOMIC_SUM = """#include <cuda_runtime.h>
+__global__ void sum_kernel(const float* input, float* output, int N) {
+int i = blockIdx.x * blockDim.x + threadIdx.x;
+if (i < N) atomicAdd(output, input[i]);
+}
+extern "C" void solve(const float* input, float* output, int N) {
+cudaMemset(output, 0, sizeof(float));
+sum_kernel<<<(N + 255) / 256, 256>>>(input, output, N);
+}
+"""
+
+BROKEN = """__global__ void sum_kernel(const float* input, float* output, int N) {
+int i = threadIdx.x
+output[0] = input[i];
+}
+extern "C" void solve(const float* input, float* output, int N) {
+sum_kernel<<<1, 1>>>(input, output, N);
+}
+"""
+
+
+class Server:
+    """`gpujudge serve --port 0` with a history of its own; its URL read from what it prints."""
+
+    def __init__(self, gpujudge, args, data_dir):
+        env = dict(os.environ, GPUJUDGE_DATA_DIR=data_dir)
+        self.process = subprocess.Popen([gpujudge] + args + ["serve", "--port", "0"], stdout=subprocess.PIPE,
+                                        text=True, env=env)
+        for line in self.process.stdout:
+            found = re.search(r"gpujudge: serving (http://\S+)", line)
+            if found:
+                self.url = found.group(1)
+                return
+        sys.exit(f"page_test: the server ended without printing its URL (exit {self.process.wait()})")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=120)
+
+
+def browser():
+    for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
+        if not os.access(path, os.X_OK):
+            sys.exit(f"page_test: {path} not found: install {package} (./gpujudge installs it)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    # The server and chromedriver are on this machine: never through a proxy the environment names.
+    os.environ["no_proxy"] = os.environ["NO_PROXY"] = "127.0.0.1,localhost"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1500,1100", "--hide-scrollbars", "--no-proxy-server"):
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+class Page:
+    def __init__(self, driver, screenshots):
+        self.driver = driver
+        self.screenshots = screenshots
+
+    def wait(self, condition, seconds=60):
+        return WebDriverWait(self.driver, seconds).until(condition)
+
+    def find(self, css, seconds=60):
+        return self.wait(seen.visibility_of_element_located((By.CSS_SELECTOR, css)), seconds)
+
+    def editor_text(self):
+        return self.driver.execute_script("return document.querySelector('.CodeMirror').CodeMirror.getValue()")
+
+    def type_source(self, text):
+        self.find(".CodeMirror").click()
+        area = self.driver.find_element(By.CSS_SELECTOR, ".CodeMirror textarea")
+        area.send_keys(Keys.CONTROL, "a")
+        area.send_keys(Keys.DELETE)
+        area.send_keys(text)
+        self.wait(lambda d: self.driver.find_element(By.ID, "saved").text == "saved")
+
+    def judge(self, button):
+        self.driver.find_element(By.ID, button).click()
+        verdict = self.find("#verdict", JUDGING_S)
+        self.wait(lambda d: not d.find_element(By.ID, button).get_attribute("disabled"), JUDGING_S)
+        return verdict.get_attribute("data-verdict")
+
+    def shot(self, name):
+        if self.screenshots:
+            self.driver.save_screenshot(os.path.join(self.screenshots, name))
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+    print(f"ok: {message}")
+
+
+def device_flow(page, url):
+    driver = page.driver
+    driver.get(url)
+    reduction = page.find("a[data-slug=reduction]")
+    row = reduction.find_element(By.XPATH, "./ancestor::tr")
+    check("medium" in row.text, "the list shows Reduction with its difficulty")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#problems tbody tr")) == 18, "the list shows 18 problems")
+    page.shot("list.png")
+    reduction.click()
+    page.wait(lambda d: d.find_element(By.ID, "problem-title").text == "Reduction")
+    check('extern "C" void solve(const float* input, float* output, int N)' in page.find("#signature").text,
+          "the problem shows its signature")
+    check('void solve(const float* input, float* output, int N) {' in page.editor_text(),
+          "the editor opens with the starter")
+    check(page.driver.find_elements(By.CSS_SELECTOR, ".CodeMirror .cm-keyword"), "the editor highlights CUDA")
+    page.type_source(ATOMIC_SUM)
+    verdict = page.judge("run")
+    compiled = driver.find_element(By.ID, "compile-status").text
+    check(verdict in ("no_device", "accepted"), f"Run shows the verdict ({verdict})")
+    check(compiled.startswith("compile: ok"), f"Run shows the compile result ({compiled})")
+    page.shot("problem.png")
+    page.find("#report-profile").click()
+    heading = page.find("#report h3", JUDGING_S).text
+    check(heading.startswith("profile (exit "), f"Profile shows what gpujudge profile said ({heading})")
+    driver.refresh()
+    page.wait(lambda d: d.find_element(By.ID, "problem-title").text == "Reduction")
+    page.wait(lambda d: "atomicAdd(output, input[i]);" in page.editor_text())
+    check(True, "the typed source was saved as a draft and comes back on reload")
+    page.type_source(BROKEN)
+    check(page.judge("run") == "compile_error", "a compile error is the verdict")
+    marked = driver.find_elements(By.CSS_SELECTOR, ".CodeMirror .line-error")
+    check(marked, "the compile error's line is marked in the editor")
+    message = driver.find_element(By.CSS_SELECTOR, ".CodeMirror .line-message").text
+    check('expected a ";"' in message, f"with nvcc's message under it ({message})")
+    attempts = driver.find_elements(By.CSS_SELECTOR, "#attempts tbody tr:not(.source)")
+    check(len(attempts) == 2, "both attempts are in the problem's history")
+    page.shot("compile_error.png")
+
+
+def host_flow(page, url, fixtures):
+    driver = page.driver
+    driver.get(url + "#/problems/tiny_sum")
+    page.wait(lambda d: d.find_element(By.ID, "problem-title").text == "Tiny Sum")
+    with open(os.path.join(fixtures, "host_solutions", "off_by_one.cpp"), encoding="utf-8") as file:
+        page.type_source(file.read().replace("\n    ", "\n"))
+    check(page.judge("run") == "wrong_answer", "Run of a wrong solution shows wrong_answer")
+    check("expected" in driver.find_element(By.CSS_SELECTOR, "#tests tr.message").text,
+          "with the mismatch explained under the failing test")
+    page.shot("wrong_answer.png")
+    with open(os.path.join(fixtures, "host_solutions", "correct.cpp"), encoding="utf-8") as file:
+        page.type_source(file.read().replace("\n    ", "\n"))
+    check(page.judge("submit") == "accepted", "Submit of a correct solution shows accepted")
+    rows = driver.find_elements(By.CSS_SELECTOR, "#tests tbody tr")
+    check(len(rows) == 4 and all("accepted" in row.get_attribute("class") for row in rows),
+          "every test passed, the benchmark's too")
+    check(page.find("#timing").text.count("accepted") >= 1, "the timing table is shown")
+    page.shot("result.png")
+    driver.find_element(By.LINK_TEXT, "History").click()
+    page.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#all-attempts tbody tr:not(.source)")) == 2)
+    check("tiny_sum" in page.find("#bests").text, "History lists the attempts and the personal best")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("gpujudge")
+    parser.add_argument("source_dir")
+    parser.add_argument("--screenshots")
+    args = parser.parse_args()
+    if args.screenshots:
+        os.makedirs(args.screenshots, exist_ok=True)
+    driver = browser()
+    data_dir = tempfile.mkdtemp(prefix="gpujudge-page-test-")
+    servers = []
+    try:
+        page = Page(driver, args.screenshots)
+        servers.append(Server(args.gpujudge, ["--home", args.source_dir], os.path.join(data_dir, "device")))
+        device_flow(page, servers[-1].url)
+        fixtures = os.path.join(args.source_dir, "tests", "fixtures")
+        servers.append(Server(args.gpujudge, ["--home", fixtures, "--backend", "host"], os.path.join(data_dir, "host")))
+        host_flow(page, servers[-1].url, fixtures)
+    except Exception:
+        driver.save_screenshot(os.path.join(data_dir, "failure.png"))
+        print(f"page_test: the page when it failed: {data_dir}/failure.png", file=sys.stderr)
+        raise
+    finally:
+        driver.quit()
+        for server in servers:
+            server.stop()
+    shutil.rmtree(data_dir, ignore_errors=True)
+    print("page test: ok")
+
+
+if __name__ == "__main__":
+    main()

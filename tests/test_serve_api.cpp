@@ -1,0 +1,399 @@
+// `gpujudge serve` as scripts use it: the HTTP API of a server started as a user starts it, each
+// test with a server (on a free port) and a history of its own. Without a GPU, run and submit end
+// in no_device with the compile result; the host backend judges C++ fakes to the other verdicts.
+#include "exit_codes.hpp"
+#include "page_assets.hpp"
+#include "subprocess.hpp"
+
+#include <httplib.h>
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+using namespace gpujudge;
+
+namespace {
+
+const std::string kFixtures = GPUJUDGE_TEST_FIXTURES;
+
+std::string file_text(const std::filesystem::path& path) {
+    std::ifstream file(path);
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+// A `gpujudge serve --port 0` of its own: a history folder of its own (emptied first), the shared
+// test cache for compiled libraries, its URL read from what it prints.
+class served {
+public:
+    served(const std::string& name, const std::vector<std::string>& args)
+        : data_(std::filesystem::path(GPUJUDGE_TEST_CACHE) / ("serve-" + name)), output_(data_ / "server.log") {
+        std::filesystem::remove_all(data_);
+        std::filesystem::create_directories(data_);
+        std::vector<std::string> argv = {"env", "GPUJUDGE_DATA_DIR=" + data_.string(),
+                                         "GPUJUDGE_CACHE_DIR=" GPUJUDGE_TEST_CACHE, GPUJUDGE_BIN_DIR "/gpujudge"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        server_ = std::make_unique<child_process>(argv, spawn_options{output_, -1, -1});
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        const std::regex printed(R"(gpujudge: serving http://[^:]+:(\d+)/(\?token=([0-9a-f]+))?)");
+        std::smatch match;
+        while (std::chrono::steady_clock::now() < deadline) {
+            const std::string log = file_text(output_);
+            if (std::regex_search(log, match, printed)) {
+                port_ = std::stoi(match[1]);
+                token_ = match[3];
+                return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        FAIL("the server printed no URL: " << file_text(output_));
+    }
+    ~served() { std::filesystem::remove_all(data_); }
+
+    httplib::Client client() const {
+        httplib::Client client("127.0.0.1", port_);
+        client.set_read_timeout(600, 0);  // a judgement's events may be seconds apart (nvcc)
+        return client;
+    }
+    int port() const { return port_; }
+    const std::string& token() const { return token_; }
+    const std::filesystem::path& data_dir() const { return data_; }
+    std::string log() const { return file_text(output_); }
+
+private:
+    std::filesystem::path data_;
+    std::filesystem::path output_;
+    std::unique_ptr<child_process> server_;
+    int port_ = 0;
+    std::string token_;
+};
+
+std::vector<std::string> home_args(const std::vector<std::string>& more = {}) {
+    std::vector<std::string> args = {"--home", GPUJUDGE_SOURCE_DIR, "serve", "--port", "0"};
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+}
+
+// Judged on the host (C++ fakes, no GPU needed): the fixtures' tiny_sum problem.
+std::vector<std::string> host_args() {
+    return {"--home", kFixtures, "--backend", "host", "serve", "--port", "0"};
+}
+
+nlohmann::json json_of(const httplib::Result& result) {
+    REQUIRE(result);
+    INFO(result->body);
+    return nlohmann::json::parse(result->body);
+}
+
+struct event {
+    std::string name;
+    nlohmann::json data;
+};
+
+// The server-sent events of a response, in order.
+std::vector<event> events_of(const httplib::Result& result) {
+    REQUIRE(result);
+    INFO(result->body);
+    REQUIRE(result->status == 200);
+    CHECK(result->get_header_value("Content-Type") == "text/event-stream");
+    std::vector<event> events;
+    std::istringstream lines(result->body);
+    std::string line, name;
+    while (std::getline(lines, line)) {
+        if (line.rfind("event: ", 0) == 0) name = line.substr(7);
+        if (line.rfind("data: ", 0) == 0) events.push_back({name, nlohmann::json::parse(line.substr(6))});
+    }
+    return events;
+}
+
+const event& last_event(const std::vector<event>& events) {
+    REQUIRE_FALSE(events.empty());
+    return events.back();
+}
+
+httplib::Result post_source(httplib::Client& client, const std::string& path, const std::string& source) {
+    return client.Post(path.c_str(), nlohmann::json{{"source", source}}.dump(), "application/json");
+}
+
+const std::string kWarpShuffle = GPUJUDGE_SOURCE_DIR "/solutions/reduction/warp_shuffle.cu";
+
+}  // namespace
+
+TEST_CASE("serve lists the problems with their difficulty and personal best", "[serve][api]") {
+    const served server("list", home_args());
+    auto client = server.client();
+    const auto list = json_of(client.Get("/api/problems"));
+    REQUIRE(list.is_array());
+    CHECK(list.size() == 18);
+    const auto reduction =
+        std::find_if(list.begin(), list.end(), [](const nlohmann::json& p) { return p.at("slug") == "reduction"; });
+    REQUIRE(reduction != list.end());
+    CHECK(reduction->at("title") == "Reduction");
+    CHECK(reduction->at("difficulty") == "medium");
+    CHECK(reduction->at("personal_best").is_null());  // a fresh history
+}
+
+TEST_CASE("serve shows a problem: statement, signature, constraints, examples, starter", "[serve][api]") {
+    const served server("problem", home_args());
+    auto client = server.client();
+    const auto problem = json_of(client.Get("/api/problems/reduction"));
+    CHECK(problem.at("signature") == "extern \"C\" void solve(const float* input, float* output, int N)");
+    CHECK(problem.at("statement").get<std::string>().rfind("# Reduction\n", 0) == 0);
+    CHECK(problem.at("constraints").at(0) == "1 ≤ N ≤ 100000000");
+    CHECK(problem.at("constraints").back() == "time limit: 2000 ms per call of solve");
+    CHECK(problem.at("examples").at(0).at("text") ==
+          "example 1:\n  input = [1, 2, 3, 4, 5, 6, 7, 8]\n  N = 8\n  → output = [36]\n");
+    CHECK(problem.at("tests") == nlohmann::json{{"example", 2}, {"functional", 14}, {"benchmark", 2}});
+    CHECK(problem.at("source_from") == "starter");
+    CHECK(problem.at("source") == problem.at("starter"));
+    CHECK(contains(problem.at("starter"), "extern \"C\" void solve(const float* input, float* output, int N) {"));
+    // Saved as you type: the draft comes back as the source to edit.
+    const auto saved = client.Put("/api/problems/reduction/draft", "// my draft\n", "text/plain");
+    REQUIRE(saved);
+    CHECK(saved->status == 204);
+    const auto again = json_of(client.Get("/api/problems/reduction"));
+    CHECK(again.at("source_from") == "draft");
+    CHECK(again.at("source") == "// my draft\n");
+}
+
+TEST_CASE("serve: run and submit stream their progress and end in no_device with the compile result", "[serve][api]") {
+    const served server("judge", home_args());
+    auto client = server.client();
+    const std::string source = file_text(kWarpShuffle);
+    for (const char* how : {"run", "submit"}) {
+        INFO(how);
+        const auto events = events_of(post_source(client, std::string("/api/problems/reduction/") + how, source));
+        CHECK(events.front().name == "queued");
+        CHECK(events.front().data.at("ahead") == 0);
+        CHECK(events.at(1).name == "started");
+        CHECK(events.at(2).name == "progress");
+        CHECK(events.at(2).data.at("text") == "compiling");
+        const auto& result = last_event(events);
+        REQUIRE(result.name == "result");
+        CHECK(result.data.at("compile").at("ok") == true);
+        CHECK(result.data.at("compile").at("markers") == nlohmann::json::array());
+        if (result.data.at("verdict") == "no_device") {
+            CHECK(result.data.at("exit_code") == exit_no_device);
+            CHECK_FALSE(result.data.at("no_device").get<std::string>().empty());
+        } else {
+            CHECK(result.data.at("verdict") == "accepted");  // on a GPU
+        }
+    }
+    // Both attempts are in the history, newest first, with the very source sent.
+    const auto history = json_of(client.Get("/api/history?problem=reduction"));
+    REQUIRE(history.at("attempts").size() == 2);
+    CHECK(history.at("attempts").at(0).at("origin") == "submit");
+    CHECK(history.at("attempts").at(1).at("origin") == "run");
+    CHECK(history.at("attempts").at(0).at("source_text") == source);
+    // The file the server judged is its own, named by the content's hash.
+    const std::string kept = history.at("attempts").at(0).at("source");
+    CHECK(kept.rfind((server.data_dir() / "serve" / "sources" / "reduction").string() + "/", 0) == 0);
+    // With no draft, the last attempt's source is what the editor opens with.
+    const auto problem = json_of(client.Get("/api/problems/reduction"));
+    CHECK(problem.at("source_from") == "last attempt");
+    CHECK(problem.at("source") == source);
+}
+
+TEST_CASE("serve: a compile error comes with the lines to mark in the editor", "[serve][api]") {
+    const served server("compile-error", home_args());
+    auto client = server.client();
+    const std::string source =
+        "__global__ void k(const float* in, float* out, int N) {\n"
+        "    int i = threadIdx.x\n"
+        "    out[0] = in[i];\n"
+        "}\n"
+        "extern \"C\" void solve(const float* input, float* output, int N) {\n"
+        "    k<<<1, 1>>>(input, output, N);\n"
+        "    undefined_thing();\n"
+        "}\n";
+    const auto events = events_of(post_source(client, "/api/problems/reduction/run", source));
+    const auto& result = last_event(events);
+    CHECK(result.data.at("verdict") == "compile_error");
+    CHECK(result.data.at("exit_code") == exit_compile_error);
+    const auto& markers = result.data.at("compile").at("markers");
+    REQUIRE(markers.size() == 2);
+    CHECK(markers.at(0) == nlohmann::json{{"line", 3}, {"severity", "error"}, {"message", "expected a \";\""}});
+    CHECK(markers.at(1).at("line") == 7);
+    CHECK(markers.at(1).at("message") == "identifier \"undefined_thing\" is undefined");
+}
+
+TEST_CASE("serve refuses bad requests with a JSON error", "[serve][api]") {
+    const served server("bad-requests", home_args());
+    auto client = server.client();
+    const auto check_error = [](const httplib::Result& result, int status, const std::string& error) {
+        REQUIRE(result);
+        INFO(result->body);
+        CHECK(result->status == status);
+        const auto json = nlohmann::json::parse(result->body);
+        CHECK(json.at("error") == error);
+        return json.at("message").get<std::string>();
+    };
+    SECTION("a body over the limit") {
+        const std::string huge(300 * 1024, 'x');
+        CHECK(check_error(client.Post("/api/problems/reduction/run", huge, "text/plain"), 413, "too_large") ==
+              "the request's body is over 262144 bytes");
+    }
+    SECTION("an unknown problem") {
+        CHECK(check_error(client.Get("/api/problems/nope"), 404, "unknown_problem") == "unknown problem 'nope'");
+        CHECK(check_error(post_source(client, "/api/problems/nope/run", "x"), 404, "unknown_problem") ==
+              "unknown problem 'nope'");
+        CHECK(check_error(client.Get("/api/history?problem=nope"), 404, "unknown_problem") == "unknown problem 'nope'");
+    }
+    SECTION("malformed JSON, JSON without the source, no source") {
+        const auto malformed = check_error(
+            client.Post("/api/problems/reduction/run", "{\"source\": ", "application/json"), 400, "bad_request");
+        CHECK(malformed.rfind("malformed JSON: ", 0) == 0);
+        CHECK(check_error(client.Post("/api/problems/reduction/run", "{\"code\": \"x\"}", "application/json"), 400,
+                          "bad_request") == "a JSON body must be an object with the source as \"source\", a string");
+        CHECK(check_error(client.Post("/api/problems/reduction/submit", "", "text/plain"), 400, "bad_request") ==
+              "the source is empty");
+    }
+    SECTION("no state change on GET, no file named by the client") {
+        check_error(client.Get("/api/problems/reduction/run"), 404, "not_found");
+        check_error(client.Get("/../../etc/passwd"), 404, "not_found");
+        check_error(client.Get("/vendor/../../../etc/passwd"), 404, "not_found");
+        check_error(client.Get("/api/problems/..%2F..%2Fetc"), 404, "not_found");
+    }
+    SECTION("a request from another site, or for another host name") {
+        const httplib::Headers other_site = {{"Origin", "http://evil.example"}};
+        CHECK(
+            check_error(client.Post("/api/problems/reduction/run", other_site, "x", "text/plain"), 403, "forbidden") ==
+            "a request from another site (http://evil.example) may not change anything here");
+        const httplib::Headers rebound = {{"Host", "evil.example"}};
+        check_error(client.Get("/api/history", rebound), 403, "forbidden");
+    }
+}
+
+TEST_CASE("serve bound beyond the loopback needs the token it printed", "[serve][api]") {
+    const served server("token", home_args({"--host", "0.0.0.0"}));
+    REQUIRE(server.token().size() == 64);
+    CHECK(contains(server.log(), "whoever has this URL can run code on this machine as you"));
+    auto client = server.client();
+    const auto refused = client.Get("/api/problems");
+    REQUIRE(refused);
+    CHECK(refused->status == 401);
+    CHECK(nlohmann::json::parse(refused->body).at("error") == "unauthorized");
+    CHECK(client.Get("/api/problems", {{"Authorization", "Bearer " + std::string(64, '0')}})->status == 401);
+    CHECK(client.Get("/api/problems", {{"Authorization", "Bearer " + server.token()}})->status == 200);
+    // The page opened with ?token= keeps it in a cookie for its own requests.
+    const auto page = client.Get(("/?token=" + server.token()).c_str());
+    REQUIRE(page);
+    CHECK(page->status == 200);
+    CHECK(page->get_header_value("Set-Cookie") ==
+          "gpujudge_token=" + server.token() + "; Path=/; HttpOnly; SameSite=Strict");
+    CHECK(client.Get("/api/problems", {{"Cookie", "gpujudge_token=" + server.token()}})->status == 200);
+}
+
+TEST_CASE("serve serves the page and Debian's libraries from this machine", "[serve][api]") {
+    const served server("assets", home_args());
+    auto client = server.client();
+    const auto page = client.Get("/");
+    REQUIRE(page);
+    CHECK(page->status == 200);
+    CHECK(contains(page->body, "<title>gpujudge</title>"));
+    CHECK(page->get_header_value("Content-Type") == "text/html; charset=utf-8");
+    CHECK(contains(page->get_header_value("Content-Security-Policy"), "default-src 'self'"));
+    const auto codemirror = client.Get("/vendor/codemirror.js");
+    REQUIRE(codemirror);
+    // Debian's files, or tests/gpu/package.sh's copy of them on a machine without the packages.
+    const std::filesystem::path javascript = default_javascript_dir();
+    CHECK(codemirror->body == file_text(javascript / "codemirror" / "lib" / "codemirror.js"));
+    CHECK(client.Get("/vendor/marked.js")->body == file_text(javascript / "marked" / "marked.min.js"));
+    const auto server_info = json_of(client.Get("/api/server"));
+    CHECK(server_info.at("backend") == "device");
+    CHECK(server_info.at("reports").is_array());
+}
+
+TEST_CASE("serve: missing libraries or a taken port end it with a message and its exit code", "[serve][api]") {
+    const auto missing = run_command({GPUJUDGE_BIN_DIR "/gpujudge", "--home", GPUJUDGE_SOURCE_DIR, "serve", "--port",
+                                      "0", "--assets", "/nonexistent"},
+                                     std::chrono::seconds(30));
+    CHECK(missing.exit.code == exit_environment);
+    CHECK(contains(missing.output,
+                   "gpujudge: /nonexistent/codemirror/lib/codemirror.js not found: install libjs-codemirror "
+                   "(apt-get install libjs-codemirror), or name the folder that holds codemirror/ and marked/ with "
+                   "--assets\n"));
+    const served first("port-taken", home_args());
+    const std::string port = std::to_string(first.port());
+    const auto second =
+        run_command({GPUJUDGE_BIN_DIR "/gpujudge", "--home", GPUJUDGE_SOURCE_DIR, "serve", "--port", port},
+                    std::chrono::seconds(30));
+    CHECK(second.exit.code == exit_usage);
+    CHECK(contains(second.output, "gpujudge: cannot listen on 127.0.0.1:" + port +
+                                      " (the port is taken, or the address is not this machine's): choose another "
+                                      "with --port or --host\n"));
+}
+
+TEST_CASE("serve on the host backend: verdicts, mismatches, timing, and a crash or a hang leave it serving",
+          "[serve][api][host]") {
+    const served server("host", host_args());
+    auto client = server.client();
+    const auto judge = [&](const std::string& how, const std::string& fake) {
+        return last_event(events_of(post_source(client, "/api/problems/tiny_sum/" + how,
+                                                file_text(kFixtures + "/host_solutions/" + fake + ".cpp"))))
+            .data;
+    };
+    const auto accepted = judge("run", "correct");
+    CHECK(accepted.at("verdict") == "accepted");
+    CHECK(accepted.at("tests").size() == 3);
+    const auto wrong = judge("run", "off_by_one");
+    CHECK(wrong.at("verdict") == "wrong_answer");
+    CHECK(contains(wrong.at("reason"), "expected"));
+    CHECK(judge("run", "crashes").at("verdict") == "runtime_error");
+    CHECK(judge("run", "hangs").at("verdict") == "time_limit_exceeded");
+    const auto submitted = judge("submit", "correct");
+    CHECK(submitted.at("verdict") == "accepted");
+    const auto& entries = submitted.at("bench").at("entries");
+    REQUIRE_FALSE(entries.empty());
+    CHECK(entries.back().at("figures").at(0).at("median_us").get<double>() > 0);
+    CHECK(json_of(client.Get("/api/problems")).at(0).at("slug") == "tiny_sum");  // still serving
+}
+
+TEST_CASE("serve queues a second judgement behind the first and tells it its place", "[serve][api][host]") {
+    const served server("queue", host_args());
+    const std::string hangs = file_text(kFixtures + "/host_solutions/hangs.cpp");
+    std::optional<httplib::Result> first_result;  // Catch's assertions stay on this thread
+    std::thread first([&] {
+        auto client = server.client();
+        first_result.emplace(post_source(client, "/api/problems/tiny_sum/run", hangs));
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    auto client = server.client();
+    const auto second = events_of(
+        post_source(client, "/api/problems/tiny_sum/run", file_text(kFixtures + "/host_solutions/correct.cpp")));
+    first.join();
+    CHECK(second.front().name == "queued");
+    CHECK(second.front().data.at("ahead") == 1);
+    CHECK(last_event(second).data.at("verdict") == "accepted");
+    CHECK(last_event(events_of(*first_result)).data.at("verdict") == "time_limit_exceeded");
+}
+
+TEST_CASE("serve offers the reports of the commands this binary has and runs them as a user would", "[serve][api]") {
+    const served server("reports", home_args());
+    auto client = server.client();
+    const auto reports = json_of(client.Get("/api/server")).at("reports");
+    CHECK(std::count(reports.begin(), reports.end(), "profile") == 1);  // sanitize joins once merged
+    const auto problem = json_of(client.Get("/api/problems/reduction"));
+    CHECK(problem.at("reports") == reports);
+    const auto events = events_of(post_source(client, "/api/problems/reduction/profile", file_text(kWarpShuffle)));
+    const auto& result = last_event(events);
+    REQUIRE(result.name == "result");
+    CHECK(result.data.at("report") == "profile");
+    CHECK(result.data.at("exit_code").is_number_integer());
+    // Whatever profile makes of this machine (no GPU, no ncu, or a profile), it says it.
+    CHECK((result.data.at("json").is_object() || !result.data.at("output").get<std::string>().empty()));
+    const auto refused = client.Post("/api/problems/reduction/profile",
+                                     nlohmann::json{{"source", "x"}, {"test", "N = 1"}}.dump(), "application/json");
+    REQUIRE(refused);
+    CHECK(refused->status == 400);
+    CHECK(nlohmann::json::parse(refused->body).at("message") == "'test' must be one of: N = 50M, N = 100M");
+}
