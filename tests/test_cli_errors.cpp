@@ -2,10 +2,10 @@
 // message that named the wrong thing) pinned with its documented exit code and, for user errors,
 // its message verbatim.
 #include "catalog.hpp"
+#include "cli_test_support.hpp"
 #include "device_info.hpp"
 #include "exit_codes.hpp"
 #include "history.hpp"
-#include "subprocess.hpp"
 
 #include <unistd.h>
 #include <catch2/catch.hpp>
@@ -24,15 +24,6 @@ const std::string kSource = GPUJUDGE_SOURCE_DIR;
 const std::string kFixtures = GPUJUDGE_TEST_FIXTURES;
 const std::string kTinySum = kFixtures + "/problems/tiny_sum";
 const std::string kCorrectHost = kFixtures + "/host_solutions/correct.cpp";
-
-// The binary as a user runs it, with `env` ("NAME=value") set for it alone.
-command_result gpujudge_env(const std::vector<std::string>& env, const std::vector<std::string>& args) {
-    std::vector<std::string> argv{"/usr/bin/env"};
-    argv.insert(argv.end(), env.begin(), env.end());
-    argv.push_back(kBin);
-    argv.insert(argv.end(), args.begin(), args.end());
-    return run_command(argv, std::chrono::seconds(300));
-}
 
 command_result run_gpujudge(const std::vector<std::string>& args) {
     return gpujudge_env({}, args);

@@ -2,6 +2,7 @@
 // counters ncu may not read, no GPU and a compile error each end with their exit code; the report's
 // shape (text, --json, --compare) comes from the host backend behind a stand-in ncu
 // (tests/fixtures/ncu/bin/ncu) that imports a real report's numbers.
+#include "cli_test_support.hpp"
 #include "exit_codes.hpp"
 #include "subprocess.hpp"
 
@@ -27,17 +28,16 @@ std::string path_with_fake_ncu() {
     return "PATH=" + kFixtures + "/ncu/bin:" + (path ? path : "/usr/bin:/bin");
 }
 
-command_result gpujudge_env(const std::vector<std::string>& env, const std::vector<std::string>& args) {
-    std::vector<std::string> argv{"/usr/bin/env"};
-    argv.push_back("GPUJUDGE_DATA_DIR=" GPUJUDGE_TEST_CACHE);  // where the reports go
-    argv.insert(argv.end(), env.begin(), env.end());
-    argv.insert(argv.end(), {GPUJUDGE_BIN_DIR "/gpujudge", "--color", "never", "--home", kSource});
+// In the source tree's home, with the reports in the tests' data folder.
+command_result profile_env(std::vector<std::string> env, const std::vector<std::string>& args) {
+    env.insert(env.begin(), "GPUJUDGE_DATA_DIR=" GPUJUDGE_TEST_CACHE);
+    std::vector<std::string> argv{"--color", "never", "--home", kSource};
     argv.insert(argv.end(), args.begin(), args.end());
-    return run_command(argv, std::chrono::seconds(300));
+    return gpujudge::gpujudge_env(env, argv);
 }
 
 command_result with_fake_ncu(const std::vector<std::string>& args) {
-    return gpujudge_env({path_with_fake_ncu()}, args);
+    return profile_env({path_with_fake_ncu()}, args);
 }
 
 // stdout alone: the JSON object, without what gpujudge says on stderr.
@@ -52,7 +52,7 @@ bool contains(const std::string& text, const std::string& part) {
 }  // namespace
 
 TEST_CASE("profile without ncu on PATH says where to get it, with exit code 13", "[cli][profile]") {
-    const auto result = gpujudge_env({"PATH=/usr/bin:/bin"}, {"profile", "reduction", kWarpShuffle});
+    const auto result = profile_env({"PATH=/usr/bin:/bin"}, {"profile", "reduction", kWarpShuffle});
     CHECK(result.exit.code == exit_environment);
     CHECK(result.output ==
           "gpujudge: ncu not found on PATH: install Nsight Compute, which comes with the CUDA Toolkit "
@@ -61,8 +61,8 @@ TEST_CASE("profile without ncu on PATH says where to get it, with exit code 13",
 }
 
 TEST_CASE("profile when ncu may not read the counters: ERR_NVGPUCTRPERM is exit code 14", "[cli][profile]") {
-    const auto result = gpujudge_env({path_with_fake_ncu(), "FAKE_NCU=denied"},
-                                     {"--backend", "host", "profile", kTinySum, kHostSolutions + "correct.cpp"});
+    const auto result = profile_env({path_with_fake_ncu(), "FAKE_NCU=denied"},
+                                    {"--backend", "host", "profile", kTinySum, kHostSolutions + "correct.cpp"});
     CHECK(result.exit.code == exit_counters_denied);
     CHECK(result.output ==
           "gpujudge: ncu may not read the GPU's performance counters (ERR_NVGPUCTRPERM): run gpujudge as root, or "
@@ -202,8 +202,8 @@ TEST_CASE("profile --compare puts two submissions side by side, each with its ve
 TEST_CASE("a call that hangs under ncu ends at the profiled call's limit, as time_limit_exceeded", "[cli][profile]") {
     const auto start = std::chrono::steady_clock::now();
     const auto result =
-        gpujudge_env({path_with_fake_ncu(), "GPUJUDGE_PROFILE_LIMIT_S=2"},
-                     {"--backend", "host", "profile", kTinySum, kHostSolutions + "hangs_when_profiled.cpp"});
+        profile_env({path_with_fake_ncu(), "GPUJUDGE_PROFILE_LIMIT_S=2"},
+                    {"--backend", "host", "profile", kTinySum, kHostSolutions + "hangs_when_profiled.cpp"});
     CHECK(result.exit.code == exit_time_limit_exceeded);
     CHECK(contains(result.output, "verdict: accepted (1/1 tests passed)\n"));  // unprofiled, it passed
     CHECK(contains(result.output,
@@ -213,8 +213,8 @@ TEST_CASE("a call that hangs under ncu ends at the profiled call's limit, as tim
 }
 
 TEST_CASE("ncu failing otherwise is an environment error that shows what ncu said", "[cli][profile]") {
-    const auto result = gpujudge_env({path_with_fake_ncu(), "FAKE_NCU=fails"},
-                                     {"--backend", "host", "profile", kTinySum, kHostSolutions + "correct.cpp"});
+    const auto result = profile_env({path_with_fake_ncu(), "FAKE_NCU=fails"},
+                                    {"--backend", "host", "profile", kTinySum, kHostSolutions + "correct.cpp"});
     CHECK(result.exit.code == exit_environment);
     CHECK(result.output.rfind("gpujudge: ncu wrote no report (" GPUJUDGE_TEST_CACHE "/profiles/tiny_sum-correct-", 0) ==
           0);

@@ -2,8 +2,8 @@
 // the whole path (runner behind the tool, the tool's report read from its log file once it has
 // ended) through a stand-in for compute-sanitizer that writes a real report of the tool
 // (tests/fixtures/sanitizer/bin/compute-sanitizer) around the host-built fake solutions.
+#include "cli_test_support.hpp"
 #include "exit_codes.hpp"
-#include "subprocess.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -15,19 +15,10 @@ using namespace gpujudge;
 
 namespace {
 
-const std::string kBin = GPUJUDGE_BIN_DIR "/gpujudge";
 const std::string kSource = GPUJUDGE_SOURCE_DIR;
 const std::string kFixtures = GPUJUDGE_TEST_FIXTURES;
 const std::string kTinySum = kFixtures + "/problems/tiny_sum";
 const std::string kHostSolutions = kFixtures + "/host_solutions";
-
-command_result gpujudge_env(const std::vector<std::string>& env, const std::vector<std::string>& args) {
-    std::vector<std::string> argv{"/usr/bin/env"};
-    argv.insert(argv.end(), env.begin(), env.end());
-    argv.push_back(kBin);
-    argv.insert(argv.end(), args.begin(), args.end());
-    return run_command(argv, std::chrono::seconds(300));
-}
 
 // PATH with the stand-in for compute-sanitizer first.
 std::string path_with_stand_in() {
