@@ -52,7 +52,7 @@ std::filesystem::path new_report_path(const problem_spec& spec, const std::files
 // The test's expected outputs, from the reference cache the judged run has just filled.
 std::filesystem::path expected_file(const problem_spec& spec, int test, judge_context& context) {
     reference_outputs references(spec, build_reference(spec, context), context.compiler.cache_dir, context.runner);
-    return references.ensure({{test, own_data(spec.tests.at(static_cast<std::size_t>(test)))}}).at(0);
+    return references.ensure({{test, own_data(spec.tests.at(static_cast<std::size_t>(test))), {}}}).at(0);
 }
 
 // The test's profile job in a runner started behind `settings.launcher`: the call's report, and
@@ -60,7 +60,7 @@ std::filesystem::path expected_file(const problem_spec& spec, int test, judge_co
 std::pair<test_report, std::string> call_under_ncu(const problem_spec& spec, int test, const runner_settings& settings,
                                                    const std::filesystem::path& library, judge_context& context) {
     const test_job job{test, own_data(spec.tests.at(static_cast<std::size_t>(test))),
-                       expected_file(spec, test, context).string()};
+                       expected_file(spec, test, context).string(), ""};
     std::vector<test_report> reports = pending_reports(spec, {test});
     runner_session session(spec, settings);
     session.report_progress(context.progress);
