@@ -1,15 +1,14 @@
 #include "compiler.hpp"
 
 #include "content_hash.hpp"
+#include "file_text.hpp"
 #include "include_scan.hpp"
 #include "subprocess.hpp"
 #include "temp_dir.hpp"
 #include "user_errors.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -26,11 +25,9 @@ namespace {
 constexpr std::size_t kMaxDiagnosticLines = 30;
 
 std::string read_file(const std::filesystem::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) throw std::runtime_error(fmt::format("{}: cannot read the file", path.string()));
-    std::stringstream text;
-    text << file.rdbuf();
-    return text.str();
+    auto text = read_file_text(path);
+    if (!text) throw std::runtime_error(fmt::format("{}: cannot read the file", path.string()));
+    return *text;
 }
 
 // "nvcc --version" and the like, asked once per tool: part of every cache key.
@@ -137,28 +134,12 @@ cache_entry cache_entry_for(const std::filesystem::path& source, const std::stri
     return {dir / (key + ".so"), dir / (key + ".log"), dir / (key + ".source"), includes.complete};
 }
 
-// A name of its own for a file being written: pid and a counter, for concurrent judges and threads.
-std::string private_name(const std::filesystem::path& path) {
-    static std::atomic<unsigned> count{0};
-    return path.string() + fmt::format(".{}.{}.partial", getpid(), count++);
-}
-
 std::string read_diagnostics(const cache_entry& entry, const std::filesystem::path& source) {
-    std::ifstream file(entry.log, std::ios::binary);
-    std::stringstream text;
-    text << file.rdbuf();
-    return replace_path(text.str(), kSourceMark, source.string());
-}
-
-// Written under a private name and renamed, as the library is: concurrent judges never read half a file.
-void write_beside(const std::filesystem::path& path, const std::string& text) {
-    const auto partial = private_name(path);
-    std::ofstream(partial, std::ios::binary) << text;
-    std::filesystem::rename(partial, path);
+    return replace_path(read_file_text(entry.log).value_or(""), kSourceMark, source.string());
 }
 
 void write_diagnostics(const cache_entry& entry, const std::filesystem::path& source, const std::string& text) {
-    write_beside(entry.log, replace_path(text, source.string(), kSourceMark));
+    write_file_atomically(entry.log, replace_path(text, source.string(), kSourceMark));
 }
 
 std::filesystem::path read_origin(const cache_entry& entry) {
@@ -205,7 +186,7 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
     result.compiled_from = source;
     if (entry.reusable) {  // first: a hit finds all three
         write_diagnostics(entry, source, result.diagnostics);
-        write_beside(entry.origin, source.string() + "\n");
+        write_file_atomically(entry.origin, source.string() + "\n");
     }
     std::filesystem::rename(partial, entry.library);
     return result;

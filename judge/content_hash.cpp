@@ -1,10 +1,9 @@
 #include "content_hash.hpp"
 
+#include "file_text.hpp"
+
 #include <fmt/format.h>
 #include <xxhash.h>
-
-#include <fstream>
-#include <sstream>
 
 namespace gpujudge {
 
@@ -21,11 +20,8 @@ std::string content_hash(const std::vector<std::string>& parts) {
 }
 
 std::string file_hash(const std::filesystem::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) return {};
-    std::stringstream bytes;
-    bytes << file.rdbuf();
-    return content_hash({bytes.str()});
+    const auto bytes = read_file_text(path);
+    return bytes ? content_hash({*bytes}) : std::string{};
 }
 
 }  // namespace gpujudge

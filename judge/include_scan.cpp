@@ -1,7 +1,8 @@
 #include "include_scan.hpp"
 
+#include "file_text.hpp"
+
 #include <cctype>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -72,13 +73,11 @@ struct scanner {
             return;
         }
         if (!seen.insert(identity(path)).second) return;
-        std::ifstream in(path, std::ios::binary);
-        std::stringstream text;
-        text << in.rdbuf();
+        const std::string text = read_file_text(path).value_or("");
         result.headers.push_back(path);
         result.key_parts.push_back(key.generic_string());
-        result.key_parts.push_back(text.str());
-        scan(path, text.str());
+        result.key_parts.push_back(text);
+        scan(path, text);
     }
 };
 
@@ -88,10 +87,7 @@ include_scan scan_includes(const fs::path& source) {
     scanner state;
     state.root = fs::absolute(source).parent_path().lexically_normal();
     state.seen.insert(identity(source));
-    std::ifstream in(source, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    state.scan(source, text.str());
+    state.scan(source, read_file_text(source).value_or(""));
     return state.result;
 }
 

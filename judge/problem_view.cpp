@@ -1,9 +1,8 @@
 #include "problem_view.hpp"
 
-#include <fmt/format.h>
+#include "file_text.hpp"
 
-#include <fstream>
-#include <sstream>
+#include <fmt/format.h>
 
 namespace gpujudge {
 
@@ -37,10 +36,7 @@ std::string format_array(const parameter& param, const std::vector<double>& valu
 }  // namespace
 
 std::string statement_prose(const problem_spec& spec) {
-    std::ifstream statement(spec.dir / "statement.md");
-    std::stringstream text;
-    text << statement.rdbuf();
-    std::string prose = text.str();
+    std::string prose = read_file_text(spec.dir / "statement.md").value_or("");
     prose.erase(prose.find_last_not_of('\n') + 1);
     return prose;
 }

@@ -2,13 +2,11 @@
 
 #include "content_hash.hpp"
 #include "data_set.hpp"
+#include "file_text.hpp"
 #include "generator.hpp"
 #include "problem_error.hpp"
 
 #include <fmt/format.h>
-
-#include <fstream>
-#include <sstream>
 
 namespace gpujudge {
 
@@ -19,11 +17,9 @@ reference_outputs::reference_outputs(const problem_spec& spec, const std::filesy
       cache_dir_(cache_dir / "expected"),
       settings_(settings),
       secret_dir_("expected") {
-    std::ifstream yaml(spec.dir / "problem.yaml", std::ios::binary);
-    std::stringstream text;
-    text << yaml.rdbuf();
     // The library's file name is already the hash of its source, flags and compiler.
-    problem_key_ = content_hash({text.str(), reference_library.filename().string(), kGeneratorVersion});
+    problem_key_ = content_hash({read_file_text(spec.dir / "problem.yaml").value_or(""),
+                                 reference_library.filename().string(), kGeneratorVersion});
     std::filesystem::create_directories(cache_dir_);
 }
 

@@ -1,10 +1,8 @@
 #include "sanitize_run.hpp"
 
+#include "file_text.hpp"
 #include "sanitizer_tool.hpp"
 #include "temp_dir.hpp"
-
-#include <fstream>
-#include <sstream>
 
 namespace gpujudge {
 
@@ -19,13 +17,6 @@ judge_options sanitize_options(const problem_spec& spec) {
     options.stop_at_failure = false;
     options.exact_buffers = true;
     return options;
-}
-
-std::string read_log(const std::filesystem::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    std::stringstream text;
-    text << file.rdbuf();
-    return text.str();
 }
 
 // The context's runner goes behind the tool for one submission, and back after it.
@@ -60,7 +51,7 @@ sanitize_result sanitize_submission(const problem_spec& spec, const std::filesys
         const launched_runner launched(context.runner, sanitizer_launcher(sanitizer, tool, log_file));
         result.judged = judge_submission(spec, source, sanitize_options(spec), context);
     }  // the runner has ended, and the tool has written its report
-    result.log = parse_sanitizer_log(read_log(log_file));
+    result.log = parse_sanitizer_log(read_file_text(log_file).value_or(""));
     result.findings = map_findings(result.log, source, result.judged.compile.compiled_from);
     return result;
 }

@@ -1,5 +1,7 @@
 #include "subprocess.hpp"
 
+#include "file_text.hpp"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -117,10 +119,7 @@ command_result run_command(const std::vector<std::string>& argv, std::chrono::se
         child_process child(argv, {path, -1});
         result.exit = child.wait(std::chrono::steady_clock::now() + timeout);
     }
-    std::ifstream file(path);
-    std::stringstream text;
-    text << file.rdbuf();
-    result.output = text.str();
+    result.output = read_file_text(path).value_or("");
     std::remove(path);
     return result;
 }

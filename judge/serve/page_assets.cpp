@@ -1,11 +1,9 @@
 #include "page_assets.hpp"
 
+#include "file_text.hpp"
 #include "user_errors.hpp"
 
 #include <fmt/format.h>
-
-#include <fstream>
-#include <sstream>
 
 namespace gpujudge {
 
@@ -46,16 +44,14 @@ std::filesystem::path this_binary_dir() {
 page_assets::page_assets(const std::filesystem::path& page_dir, const std::filesystem::path& javascript_dir) {
     for (const auto& file : kAssets) {
         const std::filesystem::path path = (file.package ? javascript_dir : page_dir) / file.path;
-        std::ifstream in(path, std::ios::binary);
-        if (!in)
+        auto body = read_file_text(path);
+        if (!body)
             throw environment_error(
                 file.package ? fmt::format("{} not found: install {} (apt-get install {}), or name the folder that "
                                            "holds codemirror/ and marked/ with --assets",
                                            path.string(), file.package, file.package)
                              : fmt::format("{} not found: the page's files are missing", path.string()));
-        std::stringstream body;
-        body << in.rdbuf();
-        assets_[file.url] = {content_type(file.path), body.str()};
+        assets_[file.url] = {content_type(file.path), std::move(*body)};
     }
 }
 

@@ -1,37 +1,17 @@
 #include "source_store.hpp"
 
 #include "content_hash.hpp"
+#include "file_text.hpp"
 #include "history.hpp"
-
-#include <fmt/format.h>
-
-#include <atomic>
-#include <fstream>
-#include <sstream>
-#include <stdexcept>
 
 namespace gpujudge {
 
 namespace {
 
-// Written beside and renamed into place, so that no reader ever sees half a file.
+// Two requests may write the same file at once: each under a private name, renamed into place.
 void write_whole(const std::filesystem::path& path, const std::string& text) {
     std::filesystem::create_directories(path.parent_path());
-    static std::atomic<unsigned> written{0};  // two requests may write the same file at once
-    const std::filesystem::path partial = fmt::format("{}.partial{}", path.string(), written++);
-    {
-        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-        out << text;
-        if (!out.flush()) throw std::runtime_error(fmt::format("{}: cannot be written", partial.string()));
-    }
-    std::filesystem::rename(partial, path);
-}
-
-std::string read_whole(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
+    write_file_atomically(path, text);
 }
 
 }  // namespace
@@ -42,7 +22,7 @@ source_store::source_store(std::filesystem::path dir, std::string extension)
 std::filesystem::path source_store::keep(const std::string& slug, const std::string& text) const {
     // 16 hex digits of the content hash: enough to tell a learner's versions apart.
     const std::filesystem::path path = dir_ / "sources" / slug / (content_hash({text}).substr(0, 16) + extension_);
-    if (!std::filesystem::exists(path) || read_whole(path) != text) write_whole(path, text);
+    if (read_file_text(path) != text) write_whole(path, text);
     return path;
 }
 
@@ -53,7 +33,7 @@ void source_store::save_draft(const std::string& slug, const std::string& text) 
 std::optional<std::string> source_store::draft(const std::string& slug) const {
     const std::filesystem::path path = dir_ / "drafts" / (slug + extension_);
     if (!std::filesystem::is_regular_file(path)) return std::nullopt;
-    return read_whole(path);
+    return read_file_text(path);
 }
 
 std::filesystem::path default_store_dir() {
@@ -64,7 +44,7 @@ std::optional<std::string> attempt_source(const std::string& path, const std::st
     std::error_code error;
     if (!std::filesystem::is_regular_file(path, error) || std::filesystem::file_size(path, error) > limit || error)
         return std::nullopt;
-    std::string text = read_whole(path);
+    std::string text = read_file_text(path).value_or("");
     if (hash.empty() || content_hash({text}) != hash) return std::nullopt;
     return text;
 }

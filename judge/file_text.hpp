@@ -1,0 +1,21 @@
+#pragma once
+// Whole files as strings: read at once, or written under a private name and renamed into place, so
+// that no reader, in this process or another judge's, ever sees half a file.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace gpujudge {
+
+// The file's bytes; nothing when it cannot be opened.
+std::optional<std::string> read_file_text(const std::filesystem::path& path);
+
+// A name of its own beside `path` for a file being written: pid and a counter, for concurrent
+// judges and threads.
+std::string private_name(const std::filesystem::path& path);
+
+// Writes `text` under a private name and renames it to `path`; throws std::runtime_error when the
+// bytes cannot be written (nothing is renamed then).
+void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace gpujudge
