@@ -9,7 +9,6 @@
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <ctime>
@@ -120,14 +119,7 @@ std::vector<kernel_profile> import_report(const std::filesystem::path& ncu, cons
 }  // namespace
 
 std::filesystem::path find_ncu() {
-    const char* path = std::getenv("PATH");
-    std::istringstream dirs(path ? path : "");
-    std::string dir;
-    while (std::getline(dirs, dir, ':')) {
-        const std::filesystem::path candidate = std::filesystem::path(dir.empty() ? "." : dir) / "ncu";
-        if (access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate))
-            return std::filesystem::absolute(candidate);
-    }
+    if (auto ncu = find_program("ncu")) return *ncu;
     throw environment_error(missing_tool_message("ncu"));
 }
 

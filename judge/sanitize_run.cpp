@@ -1,5 +1,6 @@
 #include "sanitize_run.hpp"
 
+#include "commands.hpp"
 #include "file_text.hpp"
 #include "sanitizer_tool.hpp"
 #include "temp_dir.hpp"
@@ -8,12 +9,12 @@ namespace gpujudge {
 
 namespace {
 
-// Benchmarks take far too long under the tools, and timings there mean nothing.
+// Run's tests: benchmarks take far too long under the tools, and timings there mean nothing. All
+// of them, on exact buffers, and no attempt kept: the tool's findings are the point.
 judge_options sanitize_options(const problem_spec& spec) {
-    judge_options options;
-    options.tests = select_tests(spec, {test_kind::example, test_kind::functional});
-    options.timed = false;
+    judge_options options = run_options(spec);
     options.origin = "sanitize";
+    options.keep_attempt = false;
     options.stop_at_failure = false;
     options.exact_buffers = true;
     return options;

@@ -1,23 +1,17 @@
 #include "sanitizer_tool.hpp"
 
+#include "subprocess.hpp"
 #include "user_errors.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <cstdlib>
-#include <sstream>
 
 namespace gpujudge {
 
 namespace {
 
 constexpr const char* kProgram = "compute-sanitizer";
-
-bool is_executable_file(const std::filesystem::path& path) {
-    std::error_code error;
-    return std::filesystem::is_regular_file(path, error) && access(path.c_str(), X_OK) == 0;
-}
 
 std::filesystem::path toolkit_bin() {
     const char* home = std::getenv("CUDA_HOME");
@@ -39,13 +33,7 @@ const std::vector<std::string>& sanitizer_tools() {
 }
 
 std::filesystem::path find_compute_sanitizer() {
-    const char* path = std::getenv("PATH");
-    std::istringstream dirs(path ? path : "");
-    for (std::string dir; std::getline(dirs, dir, ':');)
-        if (const auto candidate = std::filesystem::path(dir.empty() ? "." : dir) / kProgram;
-            is_executable_file(candidate))
-            return candidate;
-    if (const auto candidate = toolkit_bin() / kProgram; is_executable_file(candidate)) return candidate;
+    if (auto found = find_program(kProgram, {toolkit_bin()})) return *found;
     throw environment_error(fmt::format(
         "compute-sanitizer not found on PATH or in {}: it comes with the CUDA Toolkit "
         "(https://developer.nvidia.com/cuda-downloads); add the toolkit's bin folder to PATH, or set CUDA_HOME",

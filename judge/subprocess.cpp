@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <mutex>
@@ -173,6 +174,22 @@ void sweep_orphans() {
         ::kill(pid, SIGKILL);
         waitpid(pid, nullptr, 0);
     }
+}
+
+std::optional<std::filesystem::path> find_program(const std::string& program,
+                                                  const std::vector<std::filesystem::path>& then) {
+    std::vector<std::filesystem::path> dirs;
+    const char* path = std::getenv("PATH");
+    std::istringstream entries(path ? path : "");
+    for (std::string dir; std::getline(entries, dir, ':');) dirs.push_back(dir.empty() ? "." : dir);
+    dirs.insert(dirs.end(), then.begin(), then.end());
+    for (const auto& dir : dirs) {
+        const std::filesystem::path candidate = dir / program;
+        std::error_code error;
+        if (std::filesystem::is_regular_file(candidate, error) && access(candidate.c_str(), X_OK) == 0)
+            return std::filesystem::absolute(candidate);
+    }
+    return std::nullopt;
 }
 
 }  // namespace gpujudge

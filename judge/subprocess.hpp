@@ -62,4 +62,9 @@ void sweep_orphans();
 // The processes whose parent is `parent`, read from /proc.
 std::vector<int> children_of(int parent);
 
+// The executable file `program` in the first folder of PATH that has one, else in the first of
+// `then` that has one; nothing when none does.
+std::optional<std::filesystem::path> find_program(const std::string& program,
+                                                  const std::vector<std::filesystem::path>& then = {});
+
 }  // namespace gpujudge

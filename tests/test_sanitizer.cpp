@@ -41,7 +41,8 @@ judgement judged_tests(std::vector<verdict> verdicts) {
     judged.compile.ok = true;
     for (std::size_t i = 0; i < verdicts.size(); ++i)
         judged.tests.push_back({static_cast<int>(i), "test " + std::to_string(i + 1), test_kind::functional,
-                                verdicts[i], verdicts[i] == verdict::accepted ? "" : "it failed", 1.0, std::nullopt});
+                                verdicts[i], verdicts[i] == verdict::accepted ? "" : "it failed", 1.0, std::nullopt,
+                                std::nullopt});
     decide(judged);
     return judged;
 }
