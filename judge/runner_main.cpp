@@ -135,19 +135,36 @@ void keep_outputs(session& s, const buffer_set& buffers, const std::string& path
     }
 }
 
-bool run_judge_job(session& s, const judge_job& job) {
-    for (const test_job& item : job.tests) {
-        s.out.send(message_of(event::begin, nlohmann::json{{"test", item.test}}));
-        const test_spec& test = s.test(item.test);
-        const input_set inputs(s.spec, s.space, test, item.data);
-        expected_outputs expected = s.expected_for(test, item.expected_file);
+// A test's inputs and expected outputs, made once; then solve's calls on them, each checked.
+struct prepared_test {
+    prepared_test(session& s, const test_job& item)
+        : test(s.test(item.test)),
+          inputs(s.spec, s.space, test, item.data),
+          expected(s.expected_for(test, item.expected_file)) {
         copy_large_into_space(expected, s.space);
-        buffer_set buffers(s.spec, s.space, test.scalars, !job.exact_buffers);
+    }
+
+    // Loads `buffers` from the inputs, calls solve, and checks what it wrote once it returned.
+    call_outcome call(session& s, buffer_set& buffers, announcer& listener) const {
         buffers.load_from(inputs.sources());
-        announcer listener(s.out, item.test);
         call_outcome outcome = call_solve(*s.function, buffers, test.scalars, s.space, listener);
         if (outcome.result == verdict::accepted)
             outcome = check_call(s.spec, s.space, buffers, test.scalars, inputs.sources(), expected);
+        return outcome;
+    }
+
+    const test_spec& test;
+    const input_set inputs;
+    expected_outputs expected;
+};
+
+bool run_judge_job(session& s, const judge_job& job) {
+    for (const test_job& item : job.tests) {
+        s.out.send(message_of(event::begin, nlohmann::json{{"test", item.test}}));
+        const prepared_test prepared(s, item);
+        buffer_set buffers(s.spec, s.space, prepared.test.scalars, !job.exact_buffers);
+        announcer listener(s.out, item.test);
+        const call_outcome outcome = prepared.call(s, buffers, listener);
         if (outcome.result == verdict::wrong_answer && !item.got_file.empty()) keep_outputs(s, buffers, item.got_file);
         s.out.send(message_of(event::result, test_result_message{item.test, outcome.result, outcome.message,
                                                                  listener.wall_ms, std::nullopt, outcome.cause}));
@@ -163,19 +180,13 @@ bool run_judge_job(session& s, const judge_job& job) {
 // collects (ncu --profile-from-start off sees solve's kernels alone).
 bool run_profile_job(session& s, const test_job& item) {
     s.out.send(message_of(event::begin, nlohmann::json{{"test", item.test}}));
-    const test_spec& test = s.test(item.test);
-    const input_set inputs(s.spec, s.space, test, item.data);
-    expected_outputs expected = s.expected_for(test, item.expected_file);
-    copy_large_into_space(expected, s.space);
-    buffer_set buffers(s.spec, s.space, test.scalars);
+    const prepared_test prepared(s, item);
+    buffer_set buffers(s.spec, s.space, prepared.test.scalars);
     call_outcome outcome;
     double wall_ms = 0;
     for (const bool profiled : {false, true}) {
-        buffers.load_from(inputs.sources());
         announcer listener(s.out, item.test, profiled ? &s.space : nullptr);
-        outcome = call_solve(*s.function, buffers, test.scalars, s.space, listener);
-        if (outcome.result == verdict::accepted)
-            outcome = check_call(s.spec, s.space, buffers, test.scalars, inputs.sources(), expected);
+        outcome = prepared.call(s, buffers, listener);
         wall_ms = listener.wall_ms;
         if (outcome.result != verdict::accepted) break;
     }
