@@ -1,5 +1,6 @@
 #include "blocking_kernel.hpp"
 
+#include <algorithm>
 #include <atomic>
 
 namespace gpujudge {
@@ -16,25 +17,43 @@ __device__ unsigned long long global_timer_ns() {
     return ns;
 }
 
-__global__ void spin_until_released(volatile int* flags) {
-    const unsigned long long start = global_timer_ns();
-    while (flags[0] == 0) {
-        if (global_timer_ns() - start > kTimeoutNs) {
-            flags[1] = 1;
-            return;
+constexpr int kThreadsPerBlock = 1024;
+
+// Every thread of every block holds its SM's thread slots; one per block polls the host's flag
+// (a quarter of a million pollers would flood the bus), the others wait at the barrier.
+__global__ void __launch_bounds__(kThreadsPerBlock) spin_until_released(volatile int* flags) {
+    if (threadIdx.x == 0) {
+        const unsigned long long start = global_timer_ns();
+        while (flags[0] == 0) {
+            if (global_timer_ns() - start > kTimeoutNs) {
+                flags[1] = 1;
+                break;
+            }
         }
     }
+    __syncthreads();
+}
+
+// Enough resident blocks to take every thread slot of every SM: while they spin, no block of any
+// other kernel — one solve launched on a stream of its own during its host time — can start, so
+// nothing of a call runs before the start event that follows them on the legacy stream.
+int blocks_filling_the_device() {
+    int device = 0, sms = 0, threads_per_sm = 0;
+    GJ_CUDA_CHECK(cudaGetDevice(&device));
+    GJ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    GJ_CUDA_CHECK(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+    return sms * std::max(1, threads_per_sm / kThreadsPerBlock);
 }
 
 }  // namespace
 
-blocking_kernel::blocking_kernel() : flags_(2 * sizeof(int)) {}
+blocking_kernel::blocking_kernel() : flags_(2 * sizeof(int)), blocks_(blocks_filling_the_device()) {}
 
 void blocking_kernel::block() {
     volatile int* flags = static_cast<volatile int*>(flags_.host());
     flags[0] = flags[1] = 0;
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    spin_until_released<<<1, 1>>>(static_cast<volatile int*>(flags_.device()));
+    spin_until_released<<<blocks_, kThreadsPerBlock>>>(static_cast<volatile int*>(flags_.device()));
     GJ_CUDA_CHECK(cudaGetLastError());
 }
 

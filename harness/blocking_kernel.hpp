@@ -1,7 +1,9 @@
 #pragma once
 // Holds back the legacy default stream until the host has queued a whole call (nvbench's
 // blocking kernel): the start event, solve's kernels and the stop event then run back to back,
-// so the host's launch latency — a few µs that vary from process to process — is not timed.
+// so the host's launch latency — a few µs that vary from process to process — is not timed. It
+// fills every SM while it holds, so work solve queues on streams of its own cannot start early
+// either: no call gets a head start on the start event.
 #include "cuda_resources.hpp"
 
 namespace gpujudge {
@@ -18,6 +20,7 @@ public:
 
 private:
     pinned_host_allocation flags_;  // [0]: released, [1]: timed out; written by both sides
+    int blocks_;                    // resident blocks that take every SM's thread slots
 };
 
 }  // namespace gpujudge

@@ -5,15 +5,9 @@
 
 #include <fmt/format.h>
 
-namespace gpujudge {
+#include <stdexcept>
 
-void copy_into_space(expected_outputs& expected, memory_space& space) {
-    for (const auto& [name, values] : expected.values) {
-        guarded_buffer copy(space, values.size_bytes());
-        space.upload(copy.data(), values.data(), values.size_bytes());
-        expected.in_space.emplace(name, std::move(copy));
-    }
-}
+namespace gpujudge {
 
 buffer_set::buffer_set(const problem_spec& spec, memory_space& space, const scalar_values& scalars, bool guarded)
     : spec_(&spec), space_(&space), pointers_(spec.params.size(), nullptr) {
@@ -59,6 +53,8 @@ named_arrays buffer_set::download_outputs() const {
 
 call_outcome call_solve(const c_function& solve, const buffer_set& buffers, const scalar_values& scalars,
                         memory_space& space, call_listener& listener) {
+    const call_status settled = space.finish_call();  // the harness's own writes, never timed
+    if (!settled.ok) throw std::runtime_error("preparing the call failed: " + settled.error);
     const call_status status = call_between_hooks(space, listener, [&] { solve.call(buffers.pointers(), scalars); });
     call_outcome outcome;
     if (!status.ok) {
@@ -89,29 +85,10 @@ std::optional<std::string> find_changed_input(memory_space& space, const paramet
                        element_value(space, original, i, param.type), element_value(space, now, i, param.type));
 }
 
-// Outputs that differ from the expected ones; checked where a copy of them lives, else on the host.
-std::vector<comparison> check_outputs(const problem_spec& spec, memory_space& space, const buffer_set& buffers,
-                                      const scalar_values& scalars, const expected_outputs& expected) {
-    std::vector<comparison> failures;
-    for (const auto& param : spec.params) {
-        if (!param.is_pointer || !param.is_output()) continue;
-        const tolerance tol = tolerance_for(spec, param, scalars);
-        const guarded_buffer& got = buffers.at(param.name);
-        if (auto copy = expected.in_space.find(param.name); copy != expected.in_space.end()) {
-            const std::size_t count = got.size_bytes() / element_size(param.type);
-            if (space.count_mismatches(copy->second.data(), got.data(), param.type, count, tol) == 0) continue;
-        }
-        comparison result = compare_output(param.name, expected.values.at(param.name), buffers.download(param), tol,
-                                           extents_of(param, scalars));
-        if (!result.passed()) failures.push_back(std::move(result));
-    }
-    return failures;
-}
-
 }  // namespace
 
-call_outcome check_call(const problem_spec& spec, memory_space& space, const buffer_set& buffers,
-                        const scalar_values& scalars, const buffer_sources& sources, const expected_outputs& expected) {
+call_outcome check_buffers(const problem_spec& spec, memory_space& space, const buffer_set& buffers,
+                           const scalar_values& scalars, const buffer_sources& sources) {
     call_outcome outcome;
     for (const auto& param : spec.params) {
         if (!param.is_pointer) continue;
@@ -131,14 +108,25 @@ call_outcome check_call(const problem_spec& spec, memory_space& space, const buf
             return outcome;
         }
     }
-    outcome.mismatches = check_outputs(spec, space, buffers, scalars, expected);
-    if (!outcome.mismatches.empty()) {
-        outcome.result = verdict::wrong_answer;
-        for (const auto& mismatch : outcome.mismatches) {
-            outcome.message += (outcome.message.empty() ? "" : "\n") + mismatch.describe();
-            if (const auto cause = likely_cause(mismatch.pattern); cause && !outcome.cause) outcome.cause = cause->kind;
-        }
+    return outcome;
+}
+
+call_outcome wrong_answer_of(std::vector<comparison> mismatches) {
+    call_outcome outcome;
+    outcome.mismatches = std::move(mismatches);
+    if (outcome.mismatches.empty()) return outcome;
+    outcome.result = verdict::wrong_answer;
+    for (const auto& mismatch : outcome.mismatches) {
+        outcome.message += (outcome.message.empty() ? "" : "\n") + mismatch.describe();
+        if (const auto cause = likely_cause(mismatch.pattern); cause && !outcome.cause) outcome.cause = cause->kind;
     }
+    return outcome;
+}
+
+call_outcome stopped_by_judge() {
+    call_outcome outcome;
+    outcome.result = verdict::wrong_answer;
+    outcome.message = "the judge found the outputs wrong";
     return outcome;
 }
 

@@ -1,6 +1,8 @@
 #pragma once
-// One call of solve under judgement: load the buffers, call, synchronise, then check guards,
-// const inputs and outputs. Shared by plain tests and by every timed run.
+// One call of solve under judgement: load the buffers, let the harness's writes finish, call,
+// synchronise, then check guards and const inputs. Shared by plain tests and by every timed run.
+// The outputs are not checked here: they go to the judge (output_sink), the only process that
+// holds the expected ones, and it alone decides whether they pass.
 #include "c_function.hpp"
 #include "call_listener.hpp"
 #include "compare.hpp"
@@ -25,15 +27,6 @@ struct call_outcome {
 
 using buffer_sources = std::map<std::string, const void*>;
 
-// What a call's outputs must be: host values (for the message), and copies in the call's memory
-// space where many calls are checked against them (timed runs): the check runs there, and the
-// outputs are downloaded only when they differ.
-struct expected_outputs {
-    named_arrays values;
-    std::map<std::string, guarded_buffer> in_space;
-};
-void copy_into_space(expected_outputs& expected, memory_space& space);
-
 // One guarded buffer for every pointer parameter, sized for a test's scalars; exact allocations
 // without guards when `guarded` is false (sanitize runs: compute-sanitizer is the guard there).
 class buffer_set {
@@ -55,12 +48,30 @@ private:
     std::vector<void*> pointers_;
 };
 
-// Calls solve and synchronises; runtime_error when the device reports an error.
+// Where a call's outputs go once the call and its buffer checks are done. False: the receiver
+// (the judge) wants no more calls.
+class output_sink {
+public:
+    virtual ~output_sink() = default;
+    virtual bool ship(const buffer_set& buffers) = 0;
+};
+
+// Waits for the harness's own writes (inputs, poison, guards, the cache flush), then calls solve
+// and synchronises; runtime_error when the device reports an error. Work solve starts on streams
+// of its own therefore never races the judge's preparation.
 call_outcome call_solve(const c_function& solve, const buffer_set& buffers, const scalar_values& scalars,
                         memory_space& space, call_listener& listener);
 
-// Guards, `const` inputs unchanged against their sources, then outputs against the expected ones.
-call_outcome check_call(const problem_spec& spec, memory_space& space, const buffer_set& buffers,
-                        const scalar_values& scalars, const buffer_sources& sources, const expected_outputs& expected);
+// Guards intact, `const` inputs unchanged against their sources.
+call_outcome check_buffers(const problem_spec& spec, memory_space& space, const buffer_set& buffers,
+                           const scalar_values& scalars, const buffer_sources& sources);
+
+// The outcome of a call whose outputs differ from the expected ones: wrong_answer, each
+// mismatch described, and the likely cause the first that shows one names.
+call_outcome wrong_answer_of(std::vector<comparison> mismatches);
+
+// What the harness reports for a call the judge stopped (it found the outputs wrong and keeps
+// the verdict and its message itself).
+call_outcome stopped_by_judge();
 
 }  // namespace gpujudge

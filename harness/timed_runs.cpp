@@ -1,5 +1,7 @@
 #include "timed_runs.hpp"
 
+#include "call_order.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 #include <cstring>
 #include <memory>
 #include <optional>
-#include <random>
 
 namespace gpujudge {
 
@@ -61,31 +62,13 @@ clock_reading read_clocks(const call_timer& timer, const empty_call& empty, bool
     return reading;
 }
 
-// Draws indices in [0, count), never the same twice in a row (when count > 1).
-class unrepeated_draws {
-public:
-    unrepeated_draws(std::uint64_t seed, std::size_t count) : rng_(seed), count_(count) {}
-    std::size_t next() {
-        if (count_ > 1) {
-            const std::size_t step = 1 + std::uniform_int_distribution<std::size_t>(0, count_ - 2)(rng_);
-            last_ = (last_ + step) % count_;
-        }
-        return last_;
-    }
-
-private:
-    std::mt19937_64 rng_;
-    std::size_t count_;
-    std::size_t last_ = 0;
-};
-
 // One timed run: its buffer sets, the secret draws, the timer and where it stands (warming up or
 // sampling, calls held back or not).
 class timed_run {
 public:
     timed_run(const problem_spec& spec, memory_space& space, const c_function& solve, const test_spec& test,
-              const std::vector<timed_data_set>& data_sets, const timed_settings& settings, std::uint64_t order_seed,
-              call_listener& announcer)
+              const std::vector<input_set>& data_sets, const timed_settings& settings, std::uint64_t order_seed,
+              call_listener& announcer, output_sink& judge)
         : spec_(spec),
           space_(space),
           solve_(solve),
@@ -93,8 +76,9 @@ public:
           data_sets_(data_sets),
           settings_(settings),
           slots_(make_slots(spec, space, test, settings)),
-          data_order_(order_seed, data_sets.size()),
-          slot_order_(order_seed ^ 0x9E3779B97F4A7C15ull, slots_.size()),
+          judge_(judge),
+          data_order_(data_set_order(order_seed, data_sets.size())),
+          slot_order_(buffer_set_order(order_seed, slots_.size())),
           empty_(measure_empty_call(space, true)),
           timer_(blocking_timer(space)),
           listener_(*timer_, announcer) {}
@@ -143,16 +127,18 @@ private:
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
 
-    // One call on a drawn data set in a drawn buffer set, from cold caches, its outputs checked.
+    // One call on a drawn data set in a drawn buffer set, from cold caches, its buffers checked and
+    // its outputs shipped to the judge, which compares them and says whether the run goes on.
     std::optional<call_outcome> judged_call(int call) {
         const std::size_t d = data_order_.next(), s = slot_order_.next();
-        const timed_data_set& data = data_sets_[d];
+        const input_set& data = data_sets_[d];
         buffer_set& slot = *slots_[s];
-        slot.load_from(data.inputs.sources());
+        slot.load_from(data.sources());
         space_.flush_caches();
         call_outcome outcome = call_solve(solve_, slot, test_.scalars, space_, listener_);
         if (outcome.result == verdict::accepted)
-            outcome = check_call(spec_, space_, slot, test_.scalars, data.inputs.sources(), data.expected);
+            outcome = check_buffers(spec_, space_, slot, test_.scalars, data.sources());
+        if (outcome.result == verdict::accepted && !judge_.ship(slot)) outcome = stopped_by_judge();
         if (outcome.result == verdict::accepted) return std::nullopt;
         outcome.message = fmt::format("timed run {} (data set {}, buffer set {}): {}", call + 1, d, s, outcome.message);
         return outcome;
@@ -201,9 +187,10 @@ private:
     memory_space& space_;
     const c_function& solve_;
     const test_spec& test_;
-    const std::vector<timed_data_set>& data_sets_;
+    const std::vector<input_set>& data_sets_;
     const timed_settings& settings_;
     std::vector<std::unique_ptr<buffer_set>> slots_;
+    output_sink& judge_;
     unrepeated_draws data_order_, slot_order_;
     empty_call empty_;
     std::unique_ptr<call_timer> timer_;
@@ -219,9 +206,9 @@ private:
 }  // namespace
 
 timed_result run_timed(const problem_spec& spec, memory_space& space, const c_function& solve, const test_spec& test,
-                       const std::vector<timed_data_set>& data_sets, const timed_settings& settings,
-                       std::uint64_t order_seed, call_listener& announcer) {
-    return timed_run(spec, space, solve, test, data_sets, settings, order_seed, announcer).run();
+                       const std::vector<input_set>& data_sets, const timed_settings& settings,
+                       std::uint64_t order_seed, call_listener& announcer, output_sink& judge) {
+    return timed_run(spec, space, solve, test, data_sets, settings, order_seed, announcer, judge).run();
 }
 
 }  // namespace gpujudge

@@ -1,8 +1,8 @@
 #pragma once
 // Timed runs that are judged runs: every call gets other data in other buffers than the call
 // before it, in an order the submission cannot predict, starts with cold caches, and has its
-// outputs verified — so answers cached by pointer, by size, by call count or by a sample of the
-// input get wrong_answer instead of a time.
+// outputs verified by the judge — so answers cached by pointer, by size, by call count or by a
+// sample of the input get wrong_answer instead of a time.
 #include "call_listener.hpp"
 #include "clock_choice.hpp"
 #include "data_set.hpp"
@@ -37,16 +37,11 @@ struct timed_result {
     bool blocking = true;
 };
 
-// One data set of a timed run: its inputs in the run's memory space and its reference outputs.
-struct timed_data_set {
-    input_set inputs;
-    expected_outputs expected;
-};
-
-// `order_seed` (the judge's secret) draws which data set and buffer set each call gets: never
-// the same as the call before, otherwise unpredictable.
+// `order_seed` draws which data set (inputs in the run's memory space) and buffer set each call
+// gets: never the same as the call before, otherwise unpredictable (call_order.hpp). Every call's
+// outputs go to `judge`, which alone holds the expected ones; it can stop the run.
 timed_result run_timed(const problem_spec& spec, memory_space& space, const c_function& solve, const test_spec& test,
-                       const std::vector<timed_data_set>& data_sets, const timed_settings& settings,
-                       std::uint64_t order_seed, call_listener& announcer);
+                       const std::vector<input_set>& data_sets, const timed_settings& settings,
+                       std::uint64_t order_seed, call_listener& announcer, output_sink& judge);
 
 }  // namespace gpujudge

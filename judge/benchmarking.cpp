@@ -54,7 +54,10 @@ timed_plan plan_timed_runs(const problem_spec& spec, reference_outputs& referenc
     plan.job.order_seed = secret();
     const std::vector<int> tests = only.empty() ? select_tests(spec, {test_kind::benchmark}) : only;
     const auto data_sets = choose_timed_data(spec, tests, settings.data_sets, references, secret);
-    for (std::size_t t = 0; t < tests.size(); ++t) plan.job.tests.push_back({tests[t], data_sets[t]});
+    for (std::size_t t = 0; t < tests.size(); ++t) {
+        plan.job.tests.push_back({tests[t], data_sets[t].data_sets});
+        plan.expected.emplace(tests[t], data_sets[t].expected);
+    }
     return plan;
 }
 
@@ -76,6 +79,7 @@ bench_figures figures_of(const problem_spec& spec, const test_report& report, do
     f.host_median_us = t.host_median_ms * 1e3;
     f.host_clock = t.host_clock;
     f.blocking = t.blocking;
+    f.cycle_us = report.cycle_median_ms * 1e3;
     const scalar_values& scalars = spec.tests.at(static_cast<std::size_t>(report.index)).scalars;
     const double bytes = evaluate(spec.bytes_expression, scalars);
     const double flops = evaluate(spec.flops_expression, scalars);
@@ -91,7 +95,7 @@ std::vector<bench_figures> time_loaded(runner_session& session, const problem_sp
     std::vector<int> tests;
     for (const auto& test : plan.job.tests) tests.push_back(test.test);
     std::vector<test_report> reports = pending_reports(spec, tests);
-    session.time(plan.job, reports);
+    session.time(plan.job, plan.expected, reports);
     std::vector<bench_figures> figures;
     for (const auto& report : reports) figures.push_back(figures_of(spec, report, peak_gbps));
     return figures;
@@ -123,6 +127,26 @@ std::optional<bench_entry> baseline_entry(const problem_spec& spec, const timed_
     const bool all_passed = !first_failure(entry);
     if (results && all_passed) results->save_baseline_figures(key, nlohmann::json(entry.figures).dump());
     return entry;
+}
+
+void wall_clock_check(const bench_entry& baseline, bench_entry& submission) {
+    for (bench_figures& f : submission.figures) {
+        const auto base = std::find_if(baseline.figures.begin(), baseline.figures.end(),
+                                       [&](const bench_figures& b) { return b.test == f.test; });
+        if (f.result != verdict::accepted || base == baseline.figures.end() || base->cycle_us <= 0 || f.cycle_us <= 0)
+            continue;
+        const double harness_us = std::max(0.0, base->cycle_us - base->median_us);
+        const double unexplained_us = f.cycle_us - harness_us;
+        // Generous: launch latency and solve's host time are in the cycle and not in a held-back
+        // median, and the two runs' harness work differs by noise.
+        if (f.median_us >= 0.5 * unexplained_us - 50) continue;
+        f.result = verdict::impossible_time;
+        f.message = fmt::format(
+            "the judge's clock saw {:.1f} µs per timed call, of which the harness's own work takes {:.1f} µs; a median "
+            "of {:.1f} µs leaves most of the rest untimed (work before the start event, or outputs computed apart "
+            "from the timed call)",
+            f.cycle_us, harness_us, f.median_us);
+    }
 }
 
 void add_speedups(bench_report& report) {
@@ -202,7 +226,8 @@ void to_json(nlohmann::json& out, const bench_figures& f) {
            {"gbps", f.gbps},
            {"gflops", f.gflops},
            {"percent_of_peak", f.percent_of_peak},
-           {"speedup", f.speedup}};
+           {"speedup", f.speedup},
+           {"cycle_us", f.cycle_us}};
 }
 
 void from_json(const nlohmann::json& in, bench_figures& f) {
@@ -224,6 +249,7 @@ void from_json(const nlohmann::json& in, bench_figures& f) {
     f.gflops = in.value("gflops", 0.0);  // baseline figures kept before the column existed have none
     in.at("percent_of_peak").get_to(f.percent_of_peak);
     in.at("speedup").get_to(f.speedup);
+    f.cycle_us = in.value("cycle_us", 0.0);  // kept before the judge's clock was read: no check against them
 }
 
 nlohmann::json bench_json(const bench_report& report) {

@@ -20,8 +20,9 @@ namespace gpujudge {
 struct judge_context;
 
 // Above the measured ceiling by more than this, a time is impossible. Honest kernels stay within
-// a few percent (dot_product's vectorized_float4 reached 100.2 % on an H100).
-constexpr double kFloorMargin = 0.10;
+// a few percent of it (dot_product's vectorized_float4 reached 100.2 % on an H100): 3 % leaves a cache padded
+// to just above the floor no room to claim much more than the hardware gives.
+constexpr double kFloorMargin = 0.03;
 
 struct bench_figures {
     std::string test;
@@ -35,7 +36,8 @@ struct bench_figures {
     double gbps = 0;
     double gflops = 0;  // from the problem's metrics.flops; 0 when it gives none
     double percent_of_peak = 0;
-    double speedup = 0;  // baseline median / this median; 0 when there is no baseline
+    double speedup = 0;   // baseline median / this median; 0 when there is no baseline
+    double cycle_us = 0;  // the median gap between calls' outputs on the judge's clock (see wall_clock_check)
 };
 
 struct bench_entry {
@@ -57,6 +59,7 @@ struct bench_report {
 // What every timed library of one run is timed on: the same secret data sets and call order.
 struct timed_plan {
     time_job job;
+    expected_by_data_set expected;  // the judge's alone: the runner gets `job`
 };
 // `tests`: the benchmarks to time (positions in spec.tests); empty: every one.
 timed_plan plan_timed_runs(const problem_spec& spec, reference_outputs& references, const timed_settings& settings,
@@ -73,6 +76,14 @@ std::vector<bench_figures> time_loaded(runner_session& session, const problem_sp
 // and the problem are unchanged since they were measured, else timed now (and kept).
 std::optional<bench_entry> baseline_entry(const problem_spec& spec, const timed_plan& plan, judge_context& context,
                                           history* results, const device_message& device, double peak_gbps);
+
+// The judge's own clock against a submission's reported medians. A timed call's cycle (load,
+// call, checks, shipping the outputs), seen from the judge, holds the call and the harness's work
+// around it; the baseline's run on the same test, timed before the submission ran, tells the
+// harness's share. A median far below what is left of the submission's cycle after that share was
+// not the time of the work that produced its outputs (work hidden before the start event, or
+// outputs computed apart from the timed call): impossible_time.
+void wall_clock_check(const bench_entry& baseline, bench_entry& submission);
 
 // Speedups of every entry against the baseline entry (the first, when it is one).
 void add_speedups(bench_report& report);

@@ -1,5 +1,7 @@
 #include "history.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include <cstdlib>
@@ -229,7 +231,15 @@ std::optional<double> history::device_peak(const std::string& device_uuid) const
     statement query(db_, "SELECT gbps FROM device_ceilings WHERE device_uuid = ?");
     query.bind(1, device_uuid);
     if (!query.step()) return std::nullopt;
-    return query.number(0);
+    const double gbps = query.number(0);
+    // Not believed when it could not have been measured (0, NaN, a figure no memory reaches): the
+    // caller measures again, and the floor never rests on it.
+    if (!plausible_ceiling_gbps(gbps)) return std::nullopt;
+    return gbps;
+}
+
+bool plausible_ceiling_gbps(double gbps) {
+    return std::isfinite(gbps) && gbps >= 1 && gbps <= 100000;
 }
 
 void history::save_device_peak(const std::string& device_uuid, const std::string& device_name, double gbps) {

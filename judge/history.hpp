@@ -59,6 +59,9 @@ struct attempt {
 // $GPUJUDGE_DATA_DIR/history.db, else $XDG_DATA_HOME/gpujudge/history.db, else ~/.local/share/...
 std::filesystem::path default_history_path();
 
+// A memory ceiling that a device could have measured: finite, from 1 GB/s to 100 TB/s.
+bool plausible_ceiling_gbps(double gbps);
+
 class history {
 public:
     // Throws, naming `path`, when the database cannot be created, read or written.

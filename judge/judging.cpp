@@ -1,6 +1,9 @@
 #include "judging.hpp"
 
+#include "call_order.hpp"
 #include "problem_error.hpp"
+#include "shared_outputs.hpp"
+#include "test_data.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -52,16 +55,16 @@ std::vector<test_report> pending_reports(const problem_spec& spec, const std::ve
     std::vector<test_report> reports;
     for (const int index : tests) {
         const test_spec& test = spec.tests.at(static_cast<std::size_t>(index));
-        reports.push_back({index, test.name, test.kind, verdict::skipped, "", 0, std::nullopt, std::nullopt});
+        reports.push_back({index, test.name, test.kind, verdict::skipped, "", 0, std::nullopt, std::nullopt, 0});
     }
     return reports;
 }
 
 runner_session::runner_session(const problem_spec& spec, const runner_settings& settings)
     : spec_(spec), settings_(settings), work_("run"), interrupt_fd_(eventfd(0, EFD_CLOEXEC)) {
-    process_ =
-        std::make_unique<runner_process>(settings.runner_exe, settings.backend,
-                                         std::filesystem::absolute(spec.dir).string(), work_.path(), settings.launcher);
+    process_ = std::make_unique<runner_process>(settings.runner_exe, settings.backend,
+                                                std::filesystem::absolute(spec.dir).string(), work_.path(),
+                                                largest_outputs_bytes(spec), settings.launcher);
     if (settings.backend == runner_backend::host) device_read_ = true;
 }
 
@@ -173,35 +176,30 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
     if (!device_read_) device();
     if (no_device_) return no_device_;
     const load_job job{library.empty() ? "" : std::filesystem::absolute(library).string(), function, peak != nullptr};
-    std::optional<std::string> failure;
     bool loaded = false;
-    // Loading ends with `loaded`, not `done`: read until then.
-    if (!process_ || !process_->send(job_line("load", job))) return "the runner ended before loading the library";
-    nlohmann::json message;
-    while (!loaded) {
-        const auto status = process_->next(message, after(settings_.harness_limit_s), interrupt_fd_);
-        if (status == runner_process::read_status::interrupted) {
-            process_->abandon();
-            stop(false);
-            return "interrupted";
-        }
-        if (status != runner_process::read_status::message) {
-            const child_exit exit = process_->finish(true);
-            stop(true);
-            return status == runner_process::read_status::forged
-                       ? std::string(kForged)
-                       : fmt::format("the runner ended while loading the library ({})", exit.describe());
-        }
-        const std::string kind = message.at("event").get<std::string>();
-        if (kind == event::peak && peak) *peak = message.at("body").at("gbps").get<double>();
-        if (kind == event::loaded) loaded = true;
-        if (kind == event::fatal) {
-            failure = message.at("body").at("message").get<std::string>();
-            stop(true);
-            return failure;
-        }
+    const job_end end = run_job(
+        job_line(job::load, job),
+        [&](const nlohmann::json& message) {
+            const std::string kind = message.at("event").get<std::string>();
+            if (kind == event::peak && peak) *peak = message.at("body").at("gbps").get<double>();
+            if (kind == event::loaded) loaded = true;
+        },
+        settings_.harness_limit_s);
+    switch (end.kind) {
+        case job_end::how::done:
+            return loaded ? std::nullopt : std::optional<std::string>("the runner did not load the library");
+        case job_end::how::interrupted:
+            return std::string("interrupted");
+        case job_end::how::forged:
+            return std::string(kForged);
+        case job_end::how::fatal:
+            return end.message;
+        case job_end::how::timeout:
+            return fmt::format("the runner did not load the library within {:g} s", settings_.harness_limit_s);
+        case job_end::how::closed:
+            break;
     }
-    return std::nullopt;
+    return fmt::format("the runner ended while loading the library ({})", end.exit.describe());
 }
 
 bool runner_session::record_end(const job_end& end, std::vector<test_report>& reports) {
@@ -279,36 +277,178 @@ void runner_session::announce(const nlohmann::json& message, const std::vector<t
             tell(progress_, {stage, static_cast<int>(i + 1), static_cast<int>(reports.size()), reports[i].name});
 }
 
-bool runner_session::judge(const judge_job& job, std::vector<test_report>& reports) {
+// What the judge found in the outputs the runner shipped during one job.
+struct runner_session::call_checks {
+    std::map<int, call_outcome> failures;  // the first wrong outputs of each test: the judge's verdict
+    std::map<int, int> calls;              // outputs compared, by test
+    std::map<int, std::vector<std::chrono::steady_clock::time_point>> arrivals;  // on the judge's clock
+};
+
+bool runner_session::check_outputs(int test, const named_arrays& expected, const std::string& where, bool stop,
+                                   call_checks& checks) {
+    const scalar_values& scalars = spec_.tests.at(static_cast<std::size_t>(test)).scalars;
+    checks.arrivals[test].push_back(clock::now());
+    ++checks.calls[test];
+    named_arrays got = process_->outputs().read(spec_, scalars);  // a copy: the runner may write on
+    const bool passed = passes_as(spec_, scalars, expected, got);
+    if (!passed && !checks.failures.count(test)) {
+        call_outcome outcome = wrong_answer_of(compare_outputs(spec_, scalars, expected, got));
+        if (!where.empty()) outcome.message = fmt::format("{}: {}", where, outcome.message);
+        checks.failures.emplace(test, std::move(outcome));
+        wrong_outputs_[test] = std::move(got);
+    }
+    process_->send(job_line(job::ack, outputs_ack{passed || !stop}));
+    return passed;
+}
+
+namespace {
+
+bool is_event(const nlohmann::json& message, const char* kind) {
+    return message.at("event").get<std::string>() == kind;
+}
+
+int test_of(const nlohmann::json& message) {
+    return message.at("body").at("test").get<int>();
+}
+
+test_report* report_of(int test, std::vector<test_report>& reports) {
+    for (auto& report : reports)
+        if (report.index == test) return &report;
+    return nullptr;
+}
+
+// The judge's own findings decide over what the runner said of a test: outputs that did not pass
+// are a wrong answer, and a pass the runner claims without having shipped outputs is not believed.
+void apply_checks(test_report& report, const std::map<int, call_outcome>& failures, const std::map<int, int>& calls) {
+    if (const auto failure = failures.find(report.index); failure != failures.end()) {
+        report.result = failure->second.result;
+        report.message = failure->second.message;
+        report.cause = failure->second.cause;
+        report.timing.reset();
+        return;
+    }
+    const auto shipped = calls.find(report.index);
+    if (report.result == verdict::accepted && (shipped == calls.end() || shipped->second == 0)) {
+        report.result = verdict::runtime_error;
+        report.message =
+            "the runner reported a pass without shipping the call's outputs; nothing it reports can be "
+            "believed";
+        report.timing.reset();
+    }
+}
+
+}  // namespace
+
+bool runner_session::judge_calls(const char* kind, const nlohmann::json& body, const expected_by_test& expected,
+                                 bool stop, progress_step::stage stage, double wall_limit_ms,
+                                 std::vector<test_report>& reports) {
+    call_checks checks;
     bool believable = true;
     const job_end end = run_job(
-        job_line("judge", job),
+        job_line(kind, body),
         [&](const nlohmann::json& message) {
-            announce(message, reports, progress_step::stage::testing);
-            believable = believable && store_result(message, reports, time_limit_ms());
+            announce(message, reports, stage);
+            if (is_event(message, event::outputs)) {
+                const auto found = expected.find(test_of(message));
+                if (found == expected.end()) {  // outputs of a test not asked for
+                    believable = false;
+                    process_->send(job_line(job::ack, outputs_ack{false}));
+                    return;
+                }
+                check_outputs(found->first, found->second, "", stop, checks);
+                return;
+            }
+            believable = believable && store_result(message, reports, wall_limit_ms);
+            if (is_event(message, event::result))
+                if (test_report* report = report_of(test_of(message), reports))
+                    apply_checks(*report, checks.failures, checks.calls);
         },
         settings_.harness_limit_s);
     return record_end(end, reports) && believable;
 }
 
-bool runner_session::time(const time_job& job, std::vector<test_report>& reports) {
-    const job_end end = run_job(
-        job_line("time", job),
-        [&](const nlohmann::json& message) {
-            announce(message, reports, progress_step::stage::timing);
-            store_result(message, reports, 1e300);  // each timed call is held to the limit as it runs
-        },
-        settings_.harness_limit_s);
-    return record_end(end, reports);
+bool runner_session::judge(const judge_job& job, const expected_by_test& expected, std::vector<test_report>& reports) {
+    return judge_calls(job::judge, job, expected, job.stop_at_failure, progress_step::stage::testing, time_limit_ms(),
+                       reports);
 }
 
-bool runner_session::profile(const test_job& job, std::vector<test_report>& reports) {
+bool runner_session::profile(const test_job& job, const expected_by_test& expected, std::vector<test_report>& reports) {
+    // The profiled call is slow: no wall limit beyond the runner's own.
+    return judge_calls(job::profile, job, expected, true, progress_step::stage::profiling, 1e300, reports);
+}
+
+namespace {
+
+// The median gap between consecutive outputs of the last `count` calls, on the judge's clock: what
+// one call took with everything around it (loading, checks, shipping). 0 with fewer than two.
+double median_cycle_ms(const std::vector<std::chrono::steady_clock::time_point>& arrivals, int count) {
+    const std::size_t n = std::min<std::size_t>(arrivals.size(), static_cast<std::size_t>(std::max(count, 0)) + 1);
+    if (n < 2) return 0;
+    std::vector<double> gaps;
+    for (std::size_t i = arrivals.size() - n + 1; i < arrivals.size(); ++i)
+        gaps.push_back(std::chrono::duration<double, std::milli>(arrivals[i] - arrivals[i - 1]).count());
+    std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 2), gaps.end());
+    return gaps[gaps.size() / 2];
+}
+
+// A timed test the runner says passed, against what the judge saw of it: as many outputs as
+// samples at least, and a median no longer than the calls' own cycle on the judge's clock.
+void check_timing(test_report& report, int calls, const std::vector<std::chrono::steady_clock::time_point>& arrivals) {
+    if (report.result != verdict::accepted || !report.timing) return;
+    const timing_summary& timing = *report.timing;
+    if (timing.stats.count > calls) {
+        report.result = verdict::runtime_error;
+        report.message = fmt::format(
+            "the runner reported {} timed samples but shipped the outputs of {} calls; nothing it reports can be "
+            "believed",
+            timing.stats.count, calls);
+        report.timing.reset();
+        return;
+    }
+    report.cycle_median_ms = median_cycle_ms(arrivals, timing.stats.count);
+    // A call cannot take longer than the whole cycle around it (with the clocks' granularity).
+    if (report.cycle_median_ms > 0 && timing.stats.median > report.cycle_median_ms * 1.05 + 0.05) {
+        report.result = verdict::impossible_time;
+        report.message = fmt::format(
+            "the reported median of {:.1f} µs is longer than the {:.1f} µs between consecutive calls' outputs on the "
+            "judge's clock",
+            timing.stats.median * 1e3, report.cycle_median_ms * 1e3);
+        report.timing.reset();
+    }
+}
+
+}  // namespace
+
+bool runner_session::time(const time_job& job, const expected_by_data_set& expected,
+                          std::vector<test_report>& reports) {
+    call_checks checks;
+    std::map<int, unrepeated_draws> draws;  // the runner's order, drawn again from the same seed
+    for (const auto& test : job.tests) draws.emplace(test.test, data_set_order(job.order_seed, test.data_sets.size()));
     bool believable = true;
     const job_end end = run_job(
-        job_line("profile", job),
+        job_line(job::time, job),
         [&](const nlohmann::json& message) {
-            announce(message, reports, progress_step::stage::profiling);
-            believable = believable && store_result(message, reports, 1e300);  // the profiled call is slow
+            announce(message, reports, progress_step::stage::timing);
+            if (is_event(message, event::outputs)) {
+                const int test = test_of(message);
+                const auto sets = expected.find(test);
+                const auto order = draws.find(test);
+                if (sets == expected.end() || order == draws.end()) {
+                    believable = false;
+                    process_->send(job_line(job::ack, outputs_ack{false}));
+                    return;
+                }
+                const std::size_t d = order->second.next();
+                const std::string where = fmt::format("timed run {} (data set {})", checks.calls[test] + 1, d);
+                check_outputs(test, sets->second.at(d), where, true, checks);
+                return;
+            }
+            believable = believable && store_result(message, reports, 1e300);  // each call is held to the limit
+            if (is_event(message, event::result))
+                if (test_report* report = report_of(test_of(message), reports)) {
+                    apply_checks(*report, checks.failures, checks.calls);
+                    check_timing(*report, checks.calls[report->index], checks.arrivals[report->index]);
+                }
         },
         settings_.harness_limit_s);
     return record_end(end, reports) && believable;

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +27,7 @@ struct test_report {
     double wall_ms = 0;
     std::optional<timing_summary> timing;  // timed runs only
     std::optional<cause_kind> cause;       // a wrong answer's likely cause, named in the message
+    double cycle_median_ms = 0;            // timed runs: the median gap between calls' outputs, judge's clock
 };
 
 // How long a reference may compute one output before its process is killed: 120 s, or
@@ -45,6 +47,11 @@ struct runner_settings {
 
 // The reports of `tests` (positions in spec.tests), all `skipped` until judged.
 std::vector<test_report> pending_reports(const problem_spec& spec, const std::vector<int>& tests);
+
+// What the judge holds back from the runner: the outputs each test's call must give (judge and
+// profile jobs), and those of each data set of each timed test, in the order of the time job.
+using expected_by_test = std::map<int, named_arrays>;
+using expected_by_data_set = std::map<int, std::vector<named_arrays>>;
 
 // One runner process for one library. Started first thing, so that it opens the device while the
 // judge compiles; then loaded, then given jobs in turn.
@@ -66,10 +73,14 @@ public:
     void report_progress(progress_hook hook) { progress_ = std::move(hook); }
 
     // Judges tests or times them; fills the matching reports. False once the runner has ended.
-    bool judge(const judge_job& job, std::vector<test_report>& reports);
-    bool time(const time_job& job, std::vector<test_report>& reports);
+    // Every call's outputs are compared here, against `expected`, which the runner never sees.
+    bool judge(const judge_job& job, const expected_by_test& expected, std::vector<test_report>& reports);
+    bool time(const time_job& job, const expected_by_data_set& expected, std::vector<test_report>& reports);
     // Calls one test's solve twice, the second time for a profiler (see the profile job).
-    bool profile(const test_job& job, std::vector<test_report>& reports);
+    bool profile(const test_job& job, const expected_by_test& expected, std::vector<test_report>& reports);
+
+    // The outputs of the calls that gave a wrong answer, by test (for likely causes).
+    const std::map<int, named_arrays>& wrong_outputs() const { return wrong_outputs_; }
     // Has the reference write expected outputs; throws problem_error when it fails.
     void write_references(const reference_job& job);
 
@@ -86,6 +97,11 @@ public:
 
 private:
     struct job_end;
+    struct call_checks;
+    bool judge_calls(const char* kind, const nlohmann::json& body, const expected_by_test& expected, bool stop,
+                     progress_step::stage stage, double wall_limit_ms, std::vector<test_report>& reports);
+    bool check_outputs(int test, const named_arrays& expected, const std::string& where, bool stop,
+                       call_checks& checks);
     job_end run_job(const nlohmann::json& line, const std::function<void(const nlohmann::json&)>& on_event,
                     double idle_limit_s);
     bool record_end(const job_end& end, std::vector<test_report>& reports);
@@ -105,6 +121,7 @@ private:
     std::optional<std::string> no_device_;
     std::string output_;
     progress_hook progress_;
+    std::map<int, named_arrays> wrong_outputs_;
 };
 
 // The verdict of a list of tests: that of the first that did not pass.

@@ -49,17 +49,19 @@ std::filesystem::path new_report_path(const problem_spec& spec, const std::files
 }
 
 // The test's expected outputs, from the reference cache the judged run has just filled.
-std::filesystem::path expected_file(const problem_spec& spec, int test, judge_context& context) {
+expected_by_test expected_outputs_of(const problem_spec& spec, int test, judge_context& context) {
     reference_outputs references(spec, build_reference(spec, context), context.compiler.cache_dir, context.runner);
-    return references.ensure({{test, own_data(spec.tests.at(static_cast<std::size_t>(test))), {}}}).at(0);
+    const test_spec& item = spec.tests.at(static_cast<std::size_t>(test));
+    const auto file = references.ensure({{test, own_data(item), {}}}).at(0);
+    return {{test, read_outputs(file, spec, item.scalars)}};
 }
 
 // The test's profile job in a runner started behind `settings.launcher`: the call's report, and
 // what the runner and ncu printed.
 std::pair<test_report, std::string> call_under_ncu(const problem_spec& spec, int test, const runner_settings& settings,
                                                    const std::filesystem::path& library, judge_context& context) {
-    const test_job job{test, own_data(spec.tests.at(static_cast<std::size_t>(test))),
-                       expected_file(spec, test, context).string(), ""};
+    const test_job job{test, own_data(spec.tests.at(static_cast<std::size_t>(test)))};
+    const expected_by_test expected = expected_outputs_of(spec, test, context);
     std::vector<test_report> reports = pending_reports(spec, {test});
     runner_session session(spec, settings);
     session.report_progress(context.progress);
@@ -67,7 +69,7 @@ std::pair<test_report, std::string> call_under_ncu(const problem_spec& spec, int
         reports.front().result = verdict::runtime_error;
         reports.front().message = *failure;
     } else {
-        session.profile(job, reports);
+        session.profile(job, expected, reports);
     }
     session.finish(120);  // ncu writes the report once the runner has exited
     return {reports.front(), session.output_tail()};

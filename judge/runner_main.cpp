@@ -11,6 +11,7 @@
 #include "runner_protocol.hpp"
 #include "sealed_channel.hpp"
 #include "shared_library.hpp"
+#include "shared_outputs.hpp"
 #include "test_data.hpp"
 
 #include <fmt/format.h>
@@ -55,6 +56,13 @@ class control {
 public:
     control() : file_(fdopen(kControlFd, "r")) {}
     bool ok() const { return file_ != nullptr; }
+    // The judge's answer to the outputs just shipped: go on, or stop. A closed pipe stops.
+    bool acknowledged() {
+        const auto line = next();
+        if (!line) return false;
+        if (line->at("job") != job::ack) throw std::runtime_error("the judge sent a job where an ack was due");
+        return line->at("body").get<outputs_ack>().go;
+    }
     std::optional<nlohmann::json> next() {
         char* line = nullptr;
         std::size_t capacity = 0;
@@ -93,17 +101,38 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
+// Ships a call's outputs to the judge through the shared window and waits for its answer.
+class judge_sink final : public output_sink {
+public:
+    judge_sink(const problem_spec& spec, memory_space& space, channel& out, control& in, const shared_outputs& window,
+               int test)
+        : spec_(spec), space_(space), out_(out), in_(in), window_(window), test_(test) {}
+    bool ship(const buffer_set& buffers) override {
+        window_.write(spec_, space_, buffers);
+        out_.send(message_of(event::outputs, nlohmann::json{{"test", test_}}));
+        return in_.acknowledged();
+    }
+
+private:
+    const problem_spec& spec_;
+    memory_space& space_;
+    channel& out_;
+    control& in_;
+    const shared_outputs& window_;
+    int test_;
+};
+
 struct session {
     problem_spec spec;
     memory_space& space;
     channel& out;
+    control& in;
+    shared_outputs window;
     std::optional<shared_library> library;
     std::optional<c_function> function;
 
     const test_spec& test(int index) const { return spec.tests.at(static_cast<std::size_t>(index)); }
-    expected_outputs expected_for(const test_spec& test, const std::string& file) const {
-        return {file.empty() ? literal_outputs(spec, test) : read_outputs(file, spec, test.scalars), {}};
-    }
+    judge_sink sink(int test) { return {spec, space, out, in, window, test}; }
 };
 
 void load(session& s, const load_job& job, runner_backend backend) {
@@ -115,57 +144,38 @@ void load(session& s, const load_job& job, runner_backend backend) {
         s.function.emplace(s.library->symbol(job.function), s.spec.params);
     }
     s.out.send(message_of(event::loaded));
+    s.out.send(message_of(event::done));
 }
 
-// Returns false when the device context is lost: the session cannot go on.
-// Outputs of a million elements and more are checked where they are (download and compare on the
-// host only on a mismatch): a 100M-element output costs a second on the host.
-void copy_large_into_space(expected_outputs& expected, memory_space& space) {
-    std::size_t items = 0;
-    for (const auto& [name, values] : expected.values) items += values.size();
-    if (items >= (std::size_t{1} << 20)) copy_into_space(expected, space);
-}
-
-// A wrong answer's outputs, for the judge to look for a likely cause in (wrong_answer_causes.hpp).
-// Only a diagnosis is lost when they cannot be written: the verdict stands.
-void keep_outputs(session& s, const buffer_set& buffers, const std::string& path) {
-    try {
-        write_outputs(path, s.spec, buffers.download_outputs());
-    } catch (const std::exception&) {
-    }
-}
-
-// A test's inputs and expected outputs, made once; then solve's calls on them, each checked.
+// A test's inputs, made once; then solve's calls on them, each checked and its outputs shipped.
 struct prepared_test {
     prepared_test(session& s, const test_job& item)
-        : test(s.test(item.test)),
-          inputs(s.spec, s.space, test, item.data),
-          expected(s.expected_for(test, item.expected_file)) {
-        copy_large_into_space(expected, s.space);
-    }
+        : test(s.test(item.test)), inputs(s.spec, s.space, test, item.data) {}
 
-    // Loads `buffers` from the inputs, calls solve, and checks what it wrote once it returned.
-    call_outcome call(session& s, buffer_set& buffers, announcer& listener) const {
+    // Loads `buffers` from the inputs, calls solve, checks its buffers once it returned, and ships
+    // the outputs to the judge.
+    call_outcome call(session& s, buffer_set& buffers, announcer& listener, output_sink& judge) const {
         buffers.load_from(inputs.sources());
         call_outcome outcome = call_solve(*s.function, buffers, test.scalars, s.space, listener);
         if (outcome.result == verdict::accepted)
-            outcome = check_call(s.spec, s.space, buffers, test.scalars, inputs.sources(), expected);
+            outcome = check_buffers(s.spec, s.space, buffers, test.scalars, inputs.sources());
+        if (outcome.result == verdict::accepted && !judge.ship(buffers)) outcome = stopped_by_judge();
         return outcome;
     }
 
     const test_spec& test;
     const input_set inputs;
-    expected_outputs expected;
 };
 
+// Returns false when the device context is lost: the session cannot go on.
 bool run_judge_job(session& s, const judge_job& job) {
     for (const test_job& item : job.tests) {
         s.out.send(message_of(event::begin, nlohmann::json{{"test", item.test}}));
         const prepared_test prepared(s, item);
         buffer_set buffers(s.spec, s.space, prepared.test.scalars, !job.exact_buffers);
         announcer listener(s.out, item.test);
-        const call_outcome outcome = prepared.call(s, buffers, listener);
-        if (outcome.result == verdict::wrong_answer && !item.got_file.empty()) keep_outputs(s, buffers, item.got_file);
+        judge_sink judge = s.sink(item.test);
+        const call_outcome outcome = prepared.call(s, buffers, listener, judge);
         s.out.send(message_of(event::result, test_result_message{item.test, outcome.result, outcome.message,
                                                                  listener.wall_ms, std::nullopt, outcome.cause}));
         if (outcome.context_lost) return false;
@@ -184,9 +194,10 @@ bool run_profile_job(session& s, const test_job& item) {
     buffer_set buffers(s.spec, s.space, prepared.test.scalars);
     call_outcome outcome;
     double wall_ms = 0;
+    judge_sink judge = s.sink(item.test);
     for (const bool profiled : {false, true}) {
         announcer listener(s.out, item.test, profiled ? &s.space : nullptr);
-        outcome = prepared.call(s, buffers, listener);
+        outcome = prepared.call(s, buffers, listener, judge);
         wall_ms = listener.wall_ms;
         if (outcome.result != verdict::accepted) break;
     }
@@ -210,16 +221,13 @@ bool run_time_job(session& s, const time_job& job) {
     for (const timed_test_job& item : job.tests) {
         s.out.send(message_of(event::begin, nlohmann::json{{"test", item.test}}));
         const test_spec& test = s.test(item.test);
-        std::vector<timed_data_set> data_sets;
+        std::vector<input_set> data_sets;
         data_sets.reserve(item.data_sets.size());
-        for (const timed_data_job& data : item.data_sets) {
-            timed_data_set& set = data_sets.emplace_back(
-                timed_data_set{input_set(s.spec, s.space, test, data.data), s.expected_for(test, data.expected_file)});
-            copy_into_space(set.expected, s.space);
-        }
+        for (const timed_data_job& data : item.data_sets) data_sets.emplace_back(s.spec, s.space, test, data.data);
         announcer listener(s.out, item.test);
+        judge_sink judge = s.sink(item.test);
         const timed_result timed =
-            run_timed(s.spec, s.space, *s.function, test, data_sets, job.settings, job.order_seed, listener);
+            run_timed(s.spec, s.space, *s.function, test, data_sets, job.settings, job.order_seed, listener, judge);
         s.out.send(message_of(event::result, test_result_message{item.test, timed.outcome.result, timed.outcome.message,
                                                                  0, summary_of(timed), timed.outcome.cause}));
         if (timed.outcome.context_lost) return false;
@@ -356,20 +364,23 @@ std::unique_ptr<memory_space> open_space(runner_backend backend, channel& out) {
 void serve(const hello_job& hello, control& in, channel& out) {
     auto space = open_space(hello.backend, out);
     if (!space) return;
-    session s{load_problem(hello.problem_dir), *space, out, std::nullopt, std::nullopt};
+    session s{load_problem(hello.problem_dir),    *space,       out,         in,
+              shared_outputs::attach(kOutputsFd), std::nullopt, std::nullopt};
     while (auto line = in.next()) {
         const std::string kind = line->at("job").get<std::string>();
         const nlohmann::json& body = line->at("body");
-        if (kind == "load")
+        if (kind == job::load)
             load(s, body.get<load_job>(), hello.backend);
-        else if (kind == "judge" && !run_judge_job(s, body.get<judge_job>()))
-            return;
-        else if (kind == "time" && !run_time_job(s, body.get<time_job>()))
-            return;
-        else if (kind == "profile" && !run_profile_job(s, body.get<test_job>()))
-            return;
-        else if (kind == "reference")
+        else if (kind == job::judge) {
+            if (!run_judge_job(s, body.get<judge_job>())) return;
+        } else if (kind == job::time) {
+            if (!run_time_job(s, body.get<time_job>())) return;
+        } else if (kind == job::profile) {
+            if (!run_profile_job(s, body.get<test_job>())) return;
+        } else if (kind == job::reference)
             run_reference_job(s, body.get<reference_job>());
+        else
+            throw std::runtime_error(fmt::format("unknown job kind '{}'", kind));
     }
 }
 

@@ -19,12 +19,13 @@ constexpr std::size_t kMaxLineBytes = std::size_t{16} << 20;
 
 runner_process::runner_process(const std::filesystem::path& runner_exe, runner_backend backend,
                                const std::string& problem_dir, const std::filesystem::path& work_dir,
-                               const std::vector<std::string>& launcher)
+                               std::size_t outputs_bytes, const std::vector<std::string>& launcher)
     : output_file_(work_dir / "runner-output.txt"),
       // A launcher (compute-sanitizer) writes its report after the runner exits, which takes time.
       exit_grace_(launcher.empty() ? 5 : 300),
       key_(channel_key::random()),
-      opener_(key_) {
+      opener_(key_),
+      outputs_(shared_outputs::create(outputs_bytes)) {
     int channel[2], control[2];
     if (pipe2(channel, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a pipe");
     if (pipe2(control, O_CLOEXEC) != 0) {
@@ -37,7 +38,8 @@ runner_process::runner_process(const std::filesystem::path& runner_exe, runner_b
     try {
         std::vector<std::string> argv = launcher;
         argv.push_back(runner_exe.string());
-        child_ = std::make_unique<child_process>(argv, spawn_options{output_file_, channel[1], control[0]});
+        child_ =
+            std::make_unique<child_process>(argv, spawn_options{output_file_, channel[1], control[0], outputs_.fd()});
     } catch (...) {
         close(channel[1]);
         close(control[0]);

@@ -3,6 +3,7 @@
 // sealed messages under a deadline. A line that fails its seal was not written by the runner.
 #include "runner_protocol.hpp"
 #include "sealed_channel.hpp"
+#include "shared_outputs.hpp"
 #include "subprocess.hpp"
 
 #include <nlohmann/json.hpp>
@@ -19,9 +20,10 @@ namespace gpujudge {
 class runner_process {
 public:
     // Starts `runner_exe` (behind `launcher`, a command prefix such as compute-sanitizer's or ncu's,
-    // when not empty) and sends it the hello line.
+    // when not empty) with an outputs window of `outputs_bytes`, and sends it the hello line.
     runner_process(const std::filesystem::path& runner_exe, runner_backend backend, const std::string& problem_dir,
-                   const std::filesystem::path& work_dir, const std::vector<std::string>& launcher = {});
+                   const std::filesystem::path& work_dir, std::size_t outputs_bytes,
+                   const std::vector<std::string>& launcher = {});
     ~runner_process();
     runner_process(const runner_process&) = delete;
     runner_process& operator=(const runner_process&) = delete;
@@ -44,6 +46,8 @@ public:
     // Kills the runner without waiting for it to end (see child_process::abandon).
     void abandon();
     int pid() const { return child_->pid(); }
+    // Where the runner ships each call's outputs (read them before acknowledging).
+    const shared_outputs& outputs() const { return outputs_; }
     // The last `max_bytes` of what the runner (the submission included) printed.
     std::string output_tail(std::size_t max_bytes) const;
     // How many bytes the runner has printed so far (stdout and stderr).
@@ -57,6 +61,7 @@ private:
     std::string pending_;
     channel_key key_;
     message_opener opener_;
+    shared_outputs outputs_;
     std::unique_ptr<child_process> child_;
 };
 

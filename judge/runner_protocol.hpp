@@ -5,7 +5,12 @@
 // for either. A runner session: hello, then (device runners) the device message, a load job, then
 // any number of judge and time jobs (or one reference job, or one profile job: a test_job whose
 // call runs twice, the second time between cudaProfilerStart and Stop), until the judge closes the
-// pipe.
+// pipe. Every job ends with `done`.
+//
+// The runner holds nothing worth forging: no expected output, no verdict logic. After each call
+// it writes the outputs into the shared window (shared_outputs.hpp, kOutputsFd), sends `outputs`
+// and waits for the judge's `ack`, which says whether to go on. What the runner reports (its
+// results, its timings) is data the judge checks, never belief.
 #include "data_set.hpp"
 #include "likely_cause.hpp"
 #include "sample_stats.hpp"
@@ -22,6 +27,7 @@ namespace gpujudge {
 
 constexpr int kChannelFd = 3;  // runner → judge: sealed messages
 constexpr int kControlFd = 4;  // judge → runner: the hello line, then jobs
+constexpr int kOutputsFd = 5;  // shared: the outputs window (shared_outputs.hpp)
 
 enum class runner_backend { device, host };
 
@@ -44,8 +50,6 @@ struct load_job {
 struct test_job {
     int test = 0;
     data_set_spec data;
-    std::string expected_file;  // empty for examples: their outputs are literal in problem.yaml
-    std::string got_file;       // where to write the outputs after a wrong answer; empty: nowhere
 };
 
 struct judge_job {
@@ -58,7 +62,6 @@ struct judge_job {
 
 struct timed_data_job {
     data_set_spec data;
-    std::string expected_file;
 };
 
 struct timed_test_job {
@@ -82,6 +85,20 @@ struct reference_request {
 struct reference_job {
     std::vector<reference_request> requests;
 };
+
+// The judge's answer to an `outputs` message: whether the runner goes on with the job.
+struct outputs_ack {
+    bool go = true;
+};
+
+namespace job {
+constexpr const char* load = "load";            // load_job
+constexpr const char* judge = "judge";          // judge_job
+constexpr const char* time = "time";            // time_job
+constexpr const char* profile = "profile";      // test_job
+constexpr const char* reference = "reference";  // reference_job
+constexpr const char* ack = "ack";              // outputs_ack, inside a job only
+}  // namespace job
 
 // ---- runner → judge ----
 
@@ -115,6 +132,7 @@ constexpr const char* loaded = "loaded";        // the library is loaded: jobs m
 constexpr const char* begin = "begin";          // {test}: preparing the test's data
 constexpr const char* call = "call";            // {test}: solve is being called: the time limit runs
 constexpr const char* returned = "returned";    // {test}: solve returned and the device is synchronised
+constexpr const char* outputs = "outputs";      // {test}: the call's outputs are in the window; an ack follows
 constexpr const char* result = "result";        // test_result_message
 constexpr const char* written = "written";      // {request}: a reference request's outputs are on disk
 constexpr const char* fatal = "fatal";          // {message}: the runner cannot go on
@@ -156,9 +174,10 @@ void from_json(const nlohmann::json& in, test_result_message& message);
 NLOHMANN_JSON_SERIALIZE_ENUM(runner_backend, {{runner_backend::device, "device"}, {runner_backend::host, "host"}})
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(hello_job, key, backend, problem_dir)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(load_job, library, function, measure_peak)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(test_job, test, data, expected_file, got_file)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(test_job, test, data)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(judge_job, tests, stop_at_failure, exact_buffers)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_data_job, data, expected_file)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_data_job, data)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(outputs_ack, go)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_test_job, test, data_sets)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(time_job, tests, settings, order_seed)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(reference_request, test, data, expected_file, scalars)

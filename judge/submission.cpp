@@ -24,23 +24,28 @@ std::vector<reference_outputs::item> own_data_of(const problem_spec& spec, const
     return items;
 }
 
-// The judge job for `tests`, with each test's expected outputs (examples carry their own), and
-// where a wrong answer's outputs go when the problem declares causes to look for in them.
-judge_job judge_job_for(const problem_spec& spec, const judge_options& options,
-                        const std::vector<std::filesystem::path>& expected,
-                        const std::map<int, std::filesystem::path>& got_files) {
+// The judge job for `tests`: which tests, on which data. Their expected outputs stay with the judge.
+judge_job judge_job_for(const problem_spec& spec, const judge_options& options) {
     judge_job job;
     job.stop_at_failure = options.stop_at_failure;
     job.exact_buffers = options.exact_buffers;
-    std::size_t next = 0;
-    for (const int index : options.tests) {
-        const test_spec& test = spec.tests.at(static_cast<std::size_t>(index));
-        const bool literal = test.kind == test_kind::example;
-        const auto got = got_files.find(index);
-        job.tests.push_back({index, own_data(test), literal ? "" : expected.at(next++).string(),
-                             got == got_files.end() ? "" : got->second.string()});
-    }
+    for (const int index : options.tests)
+        job.tests.push_back({index, own_data(spec.tests.at(static_cast<std::size_t>(index)))});
     return job;
+}
+
+// Each test's expected outputs, read into the judge: the examples' literal ones from problem.yaml,
+// the others' from the files the reference wrote (in the order of own_data_of).
+expected_by_test expected_outputs_for(const problem_spec& spec, const std::vector<int>& tests,
+                                      const std::vector<std::filesystem::path>& files) {
+    expected_by_test expected;
+    std::size_t next = 0;
+    for (const int index : tests) {
+        const test_spec& test = spec.tests.at(static_cast<std::size_t>(index));
+        expected.emplace(index, test.kind == test_kind::example ? literal_outputs(spec, test)
+                                                                : read_outputs(files.at(next++), spec, test.scalars));
+    }
+    return expected;
 }
 
 std::optional<double> known_peak(const judge_context& context, const std::optional<device_message>& device) {
@@ -49,7 +54,8 @@ std::optional<double> known_peak(const judge_context& context, const std::option
     return std::nullopt;
 }
 
-// Times the loaded submission, and the baseline, on the same secret data sets.
+// Times the loaded submission, and the baseline, on the same secret data sets. The baseline's
+// figures are fixed first: nothing the submission does can change them.
 bench_report time_submission(const problem_spec& spec, const std::filesystem::path& source, runner_session& session,
                              const timed_plan& plan, double peak_gbps, const judge_options& options,
                              judge_context& context, const judgement& result) {
@@ -57,14 +63,15 @@ bench_report time_submission(const problem_spec& spec, const std::filesystem::pa
     report.problem = spec.slug;
     report.device = result.device;
     report.peak_gbps = peak_gbps;
+    std::optional<bench_entry> base;
+    if (options.with_baseline && result.device)
+        base = baseline_entry(spec, plan, context, context.results, *result.device, peak_gbps);
     bench_entry mine;
     mine.source = source;
     mine.compile = result.compile;
     mine.figures = context.timings.measure("timed runs", [&] { return time_loaded(session, spec, plan, peak_gbps); });
-    const bool passed = !first_failure(mine);
-    if (passed && options.with_baseline && result.device)
-        if (auto base = baseline_entry(spec, plan, context, context.results, *result.device, peak_gbps))
-            report.entries.push_back(std::move(*base));
+    if (base) wall_clock_check(*base, mine);
+    if (base && !first_failure(mine)) report.entries.push_back(std::move(*base));
     report.entries.push_back(std::move(mine));
     add_speedups(report);
     return report;
@@ -90,7 +97,7 @@ attempt attempt_of(const problem_spec& spec, const std::filesystem::path& source
     attempt a;
     a.problem = spec.slug;
     a.source = std::filesystem::absolute(source).string();
-    a.source_hash = file_hash(source);
+    a.source_hash = result.source_hash;
     a.origin = options.origin;
     a.outcome = result.overall;
     a.total = static_cast<int>(result.tests.size());
@@ -116,7 +123,8 @@ void keep(const problem_spec& spec, const std::filesystem::path& source, const j
           judge_context& context, const judgement& result) {
     if (!context.results) return;
     try {
-        if (result.bench) record_timed(spec, *result.bench, options, context);
+        // A judgement that is not accepted keeps no time: a cheat's figures never become a best.
+        if (result.bench && result.overall == verdict::accepted) record_timed(spec, *result.bench, options, context);
         if (options.keep_attempt) context.results->record_attempt(attempt_of(spec, source, options, result));
     } catch (const std::exception& error) {
         spdlog::warn("{}; this attempt is not kept", error.what());
@@ -167,10 +175,9 @@ std::vector<int> select_tests(const problem_spec& spec, const std::vector<test_k
 namespace {
 
 // Runs the examples first (one that fails ends the judging, unless told to go on), then the other tests.
-void run_tests(const problem_spec& spec, const judge_options& options,
-               const std::vector<std::filesystem::path>& expected_files,
-               const std::map<int, std::filesystem::path>& got_files, runner_session& session, judgement& result) {
-    const judge_job job = judge_job_for(spec, options, expected_files, got_files);
+void run_tests(const problem_spec& spec, const judge_options& options, const expected_by_test& expected,
+               runner_session& session, judgement& result) {
+    const judge_job job = judge_job_for(spec, options);
     judge_job examples = job, rest = job;
     examples.tests.clear();
     rest.tests.clear();
@@ -182,9 +189,10 @@ void run_tests(const problem_spec& spec, const judge_options& options,
             return t.result != verdict::accepted && t.result != verdict::skipped;
         });
     };
-    if (!examples.tests.empty() && (!session.judge(examples, result.tests) || (job.stop_at_failure && failed())))
+    if (!examples.tests.empty() &&
+        (!session.judge(examples, expected, result.tests) || (job.stop_at_failure && failed())))
         return;
-    if (!rest.tests.empty()) session.judge(rest, result.tests);
+    if (!rest.tests.empty()) session.judge(rest, expected, result.tests);
 }
 
 // Drops the timed data still being chosen when judging ends early (the submission failed).
@@ -209,13 +217,16 @@ std::future<timed_plan> plan_in_background(const problem_spec& spec, const judge
     });
 }
 
-// Where the runner writes a wrong answer's outputs, for problems that declare causes to look for
-// in them (problem.yaml `diagnosis:`); none for the others.
-std::map<int, std::filesystem::path> got_files_in(const temp_dir& dir, const problem_spec& spec,
-                                                  const std::vector<int>& tests) {
+// The outputs of the calls that gave a wrong answer, as files to look for a likely cause in, for
+// problems that declare causes (problem.yaml `diagnosis:`); none for the others.
+std::map<int, std::filesystem::path> keep_wrong_outputs(const temp_dir& dir, const problem_spec& spec,
+                                                        const runner_session& session) {
     std::map<int, std::filesystem::path> files;
-    if (!spec.diagnosis.empty())
-        for (const int index : tests) files[index] = dir.path() / fmt::format("test-{}.out", index);
+    if (spec.diagnosis.empty()) return files;
+    for (const auto& [index, outputs] : session.wrong_outputs()) {
+        files[index] = dir.path() / fmt::format("test-{}.out", index);
+        write_outputs(files[index], spec, outputs);
+    }
     return files;
 }
 
@@ -241,6 +252,7 @@ bool load_submission(runner_session& session, bool on_device, judge_context& con
         result.tests.front().message = *failure;
         return false;
     }
+    if (measured && !plausible_ceiling_gbps(*measured)) measured.reset();
     if (measured && context.results)
         context.results->save_device_peak(result.device->uuid, result.device->name, *measured);
     if (measured) peak = measured;
@@ -286,6 +298,7 @@ compile_result compile_for_device(const problem_spec& spec, const std::filesyste
 judgement judge_decided(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options,
                         judge_context& context) {
     judgement result;
+    result.source_hash = file_hash(source);  // before anything of it runs
     phase_timings& timings = context.timings;
     result.tests = pending_reports(spec, options.tests);
     tell(context.progress, {progress_step::stage::compiling, 0, 0, ""});
@@ -304,17 +317,16 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
         on_device ? compile_for_device(spec, source, session, context, result)
                   : timings.measure("compile", [&] { return compile_host(spec, source, "solve", context.compiler); });
     tell(context.progress, {progress_step::stage::references, 0, 0, ""});
-    const auto expected_files = expected.get();
+    const expected_by_test expected_outputs = expected_outputs_for(spec, options.tests, expected.get());
     if (!result.compile.ok || result.no_device) {
         decide(result);
         return result;
     }
     std::optional<double> peak = known_peak(context, result.device);
-    const temp_dir got_dir("got");
-    const auto got_files = got_files_in(got_dir, spec, options.tests);
     if (load_submission(session, on_device, context, peak, result)) {
-        timings.measure("judged calls", [&] { run_tests(spec, options, expected_files, got_files, session, result); });
-        find_cause(spec, reference, references, got_files, context, result);
+        timings.measure("judged calls", [&] { run_tests(spec, options, expected_outputs, session, result); });
+        const temp_dir got_dir("got");
+        find_cause(spec, reference, references, keep_wrong_outputs(got_dir, spec, session), context, result);
         if (plan.valid() && first_failure(result.tests) == verdict::accepted) {
             const timed_plan chosen = timings.measure("waiting for timed data", [&] { return plan.get(); });
             result.bench = time_submission(spec, source, session, chosen, peak.value_or(0), options, context, result);

@@ -45,6 +45,7 @@ timed_settings quick_timing();
 timed_settings submit_timing();
 
 struct judgement {
+    std::string source_hash;  // of the source as it was before compiling, whatever happens to it later
     compile_result compile;
     std::optional<device_message> device;
     std::optional<std::string> no_device;

@@ -57,6 +57,7 @@ child_process::child_process(const std::vector<std::string>& argv, const spawn_o
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
     if (options.channel_fd >= 0) posix_spawn_file_actions_adddup2(&actions, options.channel_fd, 3);
     if (options.control_fd >= 0) posix_spawn_file_actions_adddup2(&actions, options.control_fd, 4);
+    if (options.outputs_fd >= 0) posix_spawn_file_actions_adddup2(&actions, options.outputs_fd, 5);
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);

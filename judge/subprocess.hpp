@@ -13,6 +13,7 @@ struct spawn_options {
     std::filesystem::path output_file;  // stdout and stderr; /dev/null when empty
     int channel_fd = -1;                // becomes fd 3 in the child when >= 0
     int control_fd = -1;                // becomes fd 4 in the child when >= 0
+    int outputs_fd = -1;                // becomes fd 5 in the child when >= 0
 };
 
 struct child_exit {

@@ -18,25 +18,37 @@ namespace {
 // Changes per variant, all tried in one reference job so that a second round is rare: few changes
 // hide best from a sampling cache (a sample of 0.1 % of the elements misses all 16 changed
 // positions in 98 % of variants); more are needed where the tolerance swallows a few (a sum of
-// 100M values). The fewest that tell the data sets apart win.
-const std::vector<std::vector<std::size_t>> kRounds = {{16, 256, 4096}, {65536}};
+// 100M values; a mean of squares, which a 1 % change moves past its 2e-4). The fewest that tell
+// the data sets apart win.
+const std::vector<std::vector<std::size_t>> kRounds = {{16, 256, 4096}, {65536, std::size_t{1} << 20}};
 constexpr int kValueDraws = 4;  // candidate values per position: the farthest from the original wins
 
 struct input_ref {
     std::uint32_t param;
     std::uint64_t count;
-    input_elements elements;
+    input_elements elements;    // the test's own generator: the values the variant starts from
+    input_elements candidates;  // where replacement values come from
 };
 
-// Inputs whose generator can give another value at a position (not a constant).
+// Inputs that a variant can change, each with where its replacement values come from: the test's
+// own generator, or, where the test holds the input constant, the problem's generator for it (the
+// input's declared range), so that a constant-input test gets variants too. An input constant in
+// both stays as it is.
 std::vector<input_ref> changeable_inputs(const problem_spec& spec, const test_spec& test) {
     std::vector<input_ref> inputs;
     for (std::uint32_t i = 0; i < spec.params.size(); ++i) {
         const parameter& param = spec.params[i];
         if (!param.is_pointer || !param.is_input()) continue;
-        const generator_spec& gen = spec.generator_for(test, param);
-        if (gen.kind == generator_kind::constant) continue;
-        inputs.push_back({i, spec.element_count(param, test.scalars), input_elements(spec, test, i)});
+        const input_elements own(spec, test, i);
+        if (spec.generator_for(test, param).kind != generator_kind::constant) {
+            inputs.push_back({i, spec.element_count(param, test.scalars), own, own});
+            continue;
+        }
+        const auto range = spec.default_inputs.find(param.name);
+        if (range == spec.default_inputs.end() || range->second.kind == generator_kind::constant) continue;
+        test_spec in_range = test;  // the problem's generator for this input, the test's scalars
+        in_range.inputs.erase(param.name);
+        inputs.push_back({i, spec.element_count(param, test.scalars), own, input_elements(spec, in_range, i)});
     }
     return inputs;
 }
@@ -73,7 +85,7 @@ data_set_spec variant(const problem_spec& spec, const test_spec& test, const std
         for (int draw = 0; draw < kValueDraws; ++draw) {
             const std::uint64_t seed = secret();
             const std::uint64_t at = std::uniform_int_distribution<std::uint64_t>(0, input->count - 1)(secret);
-            const std::uint32_t bits = input->elements.bits(seed, at);
+            const std::uint32_t bits = input->candidates.bits(seed, at);
             const double distance = std::fabs(value_of(bits, type) - value_of(original, type));
             if (bits != original && distance > best_distance) best = bits, best_distance = distance;
         }
@@ -94,10 +106,10 @@ struct choice {
     std::vector<input_ref> inputs;
     std::vector<timed_data_job> chosen;
     std::vector<named_arrays> outputs;
-    std::vector<timed_data_job> spare;
+    std::vector<std::pair<timed_data_job, std::filesystem::path>> spare;
 
-    // Another round can help only where changes have told a variant apart already.
-    bool worth_another_round(std::size_t count) const { return chosen.size() < count && chosen.size() > 1; }
+    // More changes may tell apart what fewer could not.
+    bool worth_another_round(std::size_t count) const { return chosen.size() < count; }
 };
 
 // Keeps the candidates whose outputs no kept data set's pass for (and the reverse), fewest
@@ -113,7 +125,7 @@ void keep_distinguishable(const problem_spec& spec, std::vector<choice>& choices
     for (const std::size_t c : order) {
         choice& ch = *std::find_if(choices.begin(), choices.end(),
                                    [&](const choice& x) { return x.index == candidates[c].test; });
-        const timed_data_job job{candidates[c].data, paths[c].string()};
+        const timed_data_job job{candidates[c].data};
         const test_spec& test = spec.tests.at(static_cast<std::size_t>(ch.index));
         named_arrays candidate;
         bool unique = ch.chosen.size() < count;
@@ -121,7 +133,7 @@ void keep_distinguishable(const problem_spec& spec, std::vector<choice>& choices
         for (std::size_t o = 0; unique && o < ch.outputs.size(); ++o)
             unique = distinguishable(spec, test, candidate, ch.outputs[o]);
         if (!unique) {
-            ch.spare.push_back(job);
+            ch.spare.emplace_back(job, paths[c]);
             continue;
         }
         ch.chosen.push_back(job);
@@ -141,9 +153,8 @@ data_set_spec own_data(const test_spec& test) {
     return {test.seed, {}};
 }
 
-std::vector<std::vector<timed_data_job>> choose_timed_data(const problem_spec& spec, const std::vector<int>& tests,
-                                                           int count, reference_outputs& references,
-                                                           std::mt19937_64& secret) {
+std::vector<timed_test_data> choose_timed_data(const problem_spec& spec, const std::vector<int>& tests, int count,
+                                               reference_outputs& references, std::mt19937_64& secret) {
     const std::size_t wanted = static_cast<std::size_t>(count);
     std::vector<reference_outputs::item> own;
     for (const int index : tests) own.push_back({index, own_data(spec.tests.at(static_cast<std::size_t>(index))), {}});
@@ -154,10 +165,13 @@ std::vector<std::vector<timed_data_job>> choose_timed_data(const problem_spec& s
         choice& ch = choices.emplace_back();
         ch.index = tests[t];
         ch.inputs = changeable_inputs(spec, test);
-        ch.chosen.push_back({own_data(test), own_paths[t].string()});
+        ch.chosen.push_back({own_data(test)});
         ch.outputs.push_back(read_outputs(own_paths[t], spec, test.scalars));
         if (ch.inputs.empty())
-            spdlog::info("{}: every input is constant; its timed runs use its own data only", test.name);
+            spdlog::warn(
+                "{}: every input is constant here and in the problem's generators; its timed runs use its own "
+                "data only",
+                test.name);
     }
     for (std::size_t round = 0; round < kRounds.size(); ++round) {
         std::vector<reference_outputs::item> candidates;
@@ -171,7 +185,7 @@ std::vector<std::vector<timed_data_job>> choose_timed_data(const problem_spec& s
         if (candidates.empty()) break;
         keep_distinguishable(spec, choices, wanted, candidates, references.ensure(candidates, true));
     }
-    std::vector<std::vector<timed_data_job>> chosen;
+    std::vector<timed_test_data> chosen;
     for (choice& ch : choices) {
         // Variants the tolerance cannot tell apart (a mean of 100M values moves little when a few
         // change) still vary the data of the timed runs, and the floor (see benchmarking) refuses
@@ -179,11 +193,14 @@ std::vector<std::vector<timed_data_job>> choose_timed_data(const problem_spec& s
         const test_spec& test = spec.tests.at(static_cast<std::size_t>(ch.index));
         if (ch.chosen.size() < wanted && !ch.spare.empty())
             spdlog::info("{}: some timed data sets' outputs match another's within tolerance", test.name);
-        for (std::size_t s = 0; ch.chosen.size() < wanted && s < ch.spare.size(); ++s) ch.chosen.push_back(ch.spare[s]);
+        for (std::size_t s = 0; ch.chosen.size() < wanted && s < ch.spare.size(); ++s) {
+            ch.chosen.push_back(ch.spare[s].first);
+            ch.outputs.push_back(read_outputs(ch.spare[s].second, spec, test.scalars));
+        }
         std::string sizes;
         for (const auto& data : ch.chosen) sizes += fmt::format(" {}", data.data.changes.size());
         spdlog::debug("{}: timed data sets with{} changed elements", test.name, sizes);
-        chosen.push_back(std::move(ch.chosen));
+        chosen.push_back({std::move(ch.chosen), std::move(ch.outputs)});
     }
     return chosen;
 }

@@ -11,11 +11,17 @@
 
 namespace gpujudge {
 
+// A timed test's data sets (what the runner is told) and their expected outputs (what the judge
+// keeps to itself), in the same order.
+struct timed_test_data {
+    std::vector<timed_data_job> data_sets;
+    std::vector<named_arrays> expected;
+};
+
 // `count` data sets for each of `tests` (the first is the test's own), their references computed in
 // one job; `secret` draws positions and values.
-std::vector<std::vector<timed_data_job>> choose_timed_data(const problem_spec& spec, const std::vector<int>& tests,
-                                                           int count, reference_outputs& references,
-                                                           std::mt19937_64& secret);
+std::vector<timed_test_data> choose_timed_data(const problem_spec& spec, const std::vector<int>& tests, int count,
+                                               reference_outputs& references, std::mt19937_64& secret);
 
 // A generator seeded from the kernel's random source: each run's secret positions and order.
 std::mt19937_64 fresh_secret();
