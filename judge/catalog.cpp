@@ -92,8 +92,12 @@ solution_file read_solution_header(const fs::path& path) {
         const std::size_t start = line.find_first_not_of("/ ");
         const std::string text = start == std::string::npos ? "" : line.substr(start);  // a bare "//" is blank
         if (auto value = value_after(text, "expect:")) {
-            file.expected = verdict_from_string(*value);
-            if (!file.expected) file.header_error = fmt::format("unknown verdict '{}' after 'expect:'", *value);
+            // A cheat ends as whatever the machine makes of it (wrong_answer, impossible_time,
+            // runtime_error, ...): it declares only that it is not accepted.
+            file.rejected = *value == "rejected";
+            file.expected = file.rejected ? std::nullopt : verdict_from_string(*value);
+            if (!file.expected && !file.rejected)
+                file.header_error = fmt::format("unknown verdict '{}' after 'expect:'", *value);
         } else if (auto role = value_after(text, "role:")) {
             file.baseline = *role == "baseline";
         } else if (auto tool = value_after(text, "sanitize:")) {
@@ -106,10 +110,17 @@ solution_file read_solution_header(const fs::path& path) {
         }
     }
     if (file.header_error.empty()) file.header_error = read_sanitize_marks(lines, file.sanitize);
-    if (!file.expected && file.header_error.empty()) file.header_error = "no '// expect: <verdict>' line in its header";
-    if (file.cause && file.expected && *file.expected != verdict::wrong_answer && file.header_error.empty())
+    if (!file.expected && !file.rejected && file.header_error.empty())
+        file.header_error = "no '// expect: <verdict>' line in its header";
+    if (file.cause && (file.rejected || (file.expected && *file.expected != verdict::wrong_answer)) &&
+        file.header_error.empty())
         file.header_error = "'cause:' goes with 'expect: wrong_answer' only";
     return file;
+}
+
+std::string declared_verdict(const solution_file& file) {
+    if (file.rejected) return "rejected";
+    return file.expected ? to_string(*file.expected) : "";
 }
 
 std::vector<solution_file> list_solutions(const fs::path& home, const std::string& slug) {

@@ -32,11 +32,15 @@ struct sanitize_expectation {
 struct solution_file {
     std::filesystem::path path;
     std::optional<verdict> expected;  // from "// expect: <verdict>"
+    bool rejected = false;            // "// expect: rejected": any verdict but accepted (an attack on the judge)
     std::optional<cause_kind> cause;  // from "// cause: <kind>": the likely cause its wrong answer must show
     bool baseline = false;            // "// role: baseline"
     std::vector<sanitize_expectation> sanitize;
     std::string header_error;  // set when the header is missing or unreadable
 };
+
+// What the header declares: "rejected", a verdict's name, or "" when it declares nothing.
+std::string declared_verdict(const solution_file& file);
 
 // The .cu files of solutions/<slug>/, sorted, with their declared expectations.
 std::vector<solution_file> list_solutions(const std::filesystem::path& home, const std::string& slug);

@@ -106,7 +106,7 @@ void run_solutions(problem_check& check, judge_context& context, style look) {
     options.origin = "validate";
     for (std::size_t i = 0; i < check.solutions.size(); ++i) {
         const solution_file& solution = check.solutions[i];
-        if (!check.builds[i].ok || !solution.expected) continue;
+        if (!check.builds[i].ok || (!solution.expected && !solution.rejected)) continue;
         const judgement result = judge_submission(spec, solution.path, options, context);
         const bench_entry* timed = submission_entry(result);
         const auto mismatch = declaration_mismatch(solution, result);
@@ -114,9 +114,10 @@ void run_solutions(problem_check& check, judge_context& context, style look) {
         const double median_us = timed && !timed->figures.empty() ? timed->figures.back().median_us : 0;
         fmt::print("  {:<40} {:<22} {:<16} {:<20} {}\n", solution.path.filename().string(),
                    styled_verdict(result.overall, look), cause ? to_string(*cause) : "",
-                   !mismatch                              ? "as declared"
-                   : result.overall != *solution.expected ? fmt::format("DECLARED {}", to_string(*solution.expected))
-                                                          : fmt::format("DECLARED {}", to_string(*solution.cause)),
+                   !mismatch ? "as declared"
+                   : !solution.cause || result.overall != solution.expected
+                       ? fmt::format("DECLARED {}", declared_verdict(solution))
+                       : fmt::format("DECLARED {}", to_string(*solution.cause)),
                    median_us > 0 ? fmt::format("{:.1f} µs at {}", median_us, headline_test(spec).value_or("")) : "");
         std::fflush(stdout);
         if (mismatch) check.errors.push_back(fmt::format("{}: {}", solution.path.string(), *mismatch));

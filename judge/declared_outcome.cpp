@@ -12,6 +12,9 @@ std::optional<cause_kind> shown_cause(const judgement& result) {
 
 std::optional<std::string> declaration_mismatch(const solution_file& solution, const judgement& result) {
     const std::string why = result.reason.empty() ? "" : fmt::format(" ({})", result.reason);
+    // Rejected: any verdict the judge reached on a device but accepted. no_device is no judgement.
+    if (solution.rejected && (result.overall == verdict::accepted || result.overall == verdict::no_device))
+        return fmt::format("declared rejected, judged {}{}", to_string(result.overall), why);
     if (solution.expected && result.overall != *solution.expected)
         return fmt::format("declared {}, judged {}{}", to_string(*solution.expected), to_string(result.overall), why);
     const auto shown = shown_cause(result);

@@ -13,7 +13,9 @@ namespace gpujudge {
 std::optional<cause_kind> shown_cause(const judgement& result);
 
 // Why the judgement is not what the solution declares ("declared wrong_answer, judged accepted
-// (...)", "declared cause dropped_tail, shown none"); nothing when it is.
+// (...)", "declared cause dropped_tail, shown none"); nothing when it is. A file that declares
+// `rejected` matches every verdict but accepted (so it leaves no timed result of its own) and
+// no_device (no judgement at all).
 std::optional<std::string> declaration_mismatch(const solution_file& solution, const judgement& result);
 
 }  // namespace gpujudge

@@ -46,6 +46,26 @@ TEST_CASE("a solution's header declares its verdict and its role", "[catalog]") 
     }
 }
 
+TEST_CASE("a cheat declares only that it is rejected, whatever verdict the machine gives it", "[catalog]") {
+    const solution_file cheat = header_of("// expect: rejected\n// Attack: rewrites the expected outputs.\n");
+    CHECK(cheat.rejected);
+    CHECK_FALSE(cheat.expected);
+    CHECK(cheat.header_error.empty());
+    CHECK(declared_verdict(cheat) == "rejected");
+    const solution_file exact = header_of("// expect: wrong_answer\n");
+    CHECK_FALSE(exact.rejected);
+    CHECK(declared_verdict(exact) == "wrong_answer");
+    CHECK(declared_verdict(header_of("// no declaration\n")).empty());
+    // "rejected" is no verdict of its own: nothing else spells it, and a cause needs wrong_answer.
+    CHECK(header_of("// expect: Rejected\n").header_error == "unknown verdict 'Rejected' after 'expect:'");
+    CHECK(header_of("// expect: rejected\n// cause: nan\n").header_error ==
+          "'cause:' goes with 'expect: wrong_answer' only");
+    // The last declaration wins, as for verdicts.
+    const solution_file changed = header_of("// expect: rejected\n// expect: accepted\n");
+    CHECK_FALSE(changed.rejected);
+    CHECK(changed.expected == verdict::accepted);
+}
+
 TEST_CASE("a header that declares no verdict, or an unknown one, is an error that says so", "[catalog]") {
     CHECK(header_of("// expect: great\n").header_error == "unknown verdict 'great' after 'expect:'");
     CHECK(header_of("// A solution without a declaration.\n").header_error ==

@@ -114,6 +114,20 @@ TEST_CASE("validate --run holds a wrong solution to its declared cause", "[runne
           "declared wrong_answer, judged accepted");
 }
 
+TEST_CASE("validate --run holds a cheat to any verdict but accepted", "[runner][cause]") {
+    solution_file cheat;
+    cheat.path = "cheat.cpp";
+    cheat.rejected = true;
+    CHECK_FALSE(declaration_mismatch(cheat, judge_fake("off_by_one")));
+    CHECK_FALSE(declaration_mismatch(cheat, judge_fake("crashes")));
+    CHECK(declaration_mismatch(cheat, judge_fake("correct")).value_or("") == "declared rejected, judged accepted");
+    judgement nothing_judged;
+    nothing_judged.overall = verdict::no_device;
+    nothing_judged.reason = "no CUDA device";
+    CHECK(declaration_mismatch(cheat, nothing_judged).value_or("") ==
+          "declared rejected, judged no_device (no CUDA device)");
+}
+
 TEST_CASE("a crash is a runtime error, on the test that crashed", "[runner]") {
     const auto crash = judge_fake("crashes");
     CHECK(crash.overall == verdict::runtime_error);
