@@ -18,9 +18,10 @@ namespace {
 // Changes per variant, all tried in one reference job so that a second round is rare: few changes
 // hide best from a sampling cache (a sample of 0.1 % of the elements misses all 16 changed
 // positions in 98 % of variants); more are needed where the tolerance swallows a few (a sum of
-// 100M values; a mean of squares, which a 1 % change moves past its 2e-4). The fewest that tell
-// the data sets apart win.
-const std::vector<std::vector<std::size_t>> kRounds = {{16, 256, 4096}, {65536, std::size_t{1} << 20}};
+// 100M values). The fewest that tell the data sets apart win. More rounds, or more changes, cost
+// more than they buy: every change travels to the runner and the reference as JSON, and 2^20 of
+// them per variant made a submit wait 30 s for its timed data on an H100.
+const std::vector<std::vector<std::size_t>> kRounds = {{16, 256, 4096}, {65536}};
 constexpr int kValueDraws = 4;  // candidate values per position: the farthest from the original wins
 
 struct input_ref {
@@ -108,8 +109,8 @@ struct choice {
     std::vector<named_arrays> outputs;
     std::vector<std::pair<timed_data_job, std::filesystem::path>> spare;
 
-    // More changes may tell apart what fewer could not.
-    bool worth_another_round(std::size_t count) const { return chosen.size() < count; }
+    // Another round can help only where changes have told a variant apart already.
+    bool worth_another_round(std::size_t count) const { return chosen.size() < count && chosen.size() > 1; }
 };
 
 // Keeps the candidates whose outputs no kept data set's pass for (and the reverse), fewest
