@@ -41,6 +41,10 @@ struct runner_settings {
     double call_slack_ms = 250;                              // scheduling and message latency on top of the time limit
     double reference_limit_s = default_reference_limit_s();  // one reference job, between two outputs
     double time_limit_scale = 1;  // the problem's time limit times this (a launcher's tool slows kernels down)
+    // The runner (and its launcher) in the sandbox (runner/sandbox.hpp); off with --no-sandbox.
+    bool sandbox = true;
+    // Folders the launcher writes its report into: bound writable in the sandbox, at their own path.
+    std::vector<std::filesystem::path> launcher_writable;
 };
 
 // The reports of `tests` (positions in spec.tests), all `skipped` until judged.
@@ -93,11 +97,18 @@ private:
                   progress_step::stage stage) const;
     std::optional<std::string> reference_failure(const job_end& end, std::uintmax_t printed) const;
     void stop(bool kill);
+    std::string stage_expected(const std::string& file);
+    std::string stage_got(const std::string& file);
+    void unstage_outputs();
     double time_limit_ms() const { return spec_.time_limit_ms * settings_.time_limit_scale; }
 
     const problem_spec& spec_;
     runner_settings settings_;
     temp_dir work_;
+    // Sandboxed runners: what the runner sees of the judge's files (see runner_policy in judging.cpp).
+    std::optional<temp_dir> stage_;
+    std::vector<std::pair<std::filesystem::path, std::filesystem::path>> staged_outputs_;  // staged → the judge's
+    int staged_count_ = 0;
     std::unique_ptr<runner_process> process_;
     int interrupt_fd_ = -1;  // an eventfd: written by interrupt(), polled beside the channel
     bool device_read_ = false;
