@@ -200,7 +200,7 @@ TEST_CASE("the compile's limits come from the environment", "[sandbox][compile]"
     CHECK(default_compile_limits().wall_seconds == 300);
 }
 
-TEST_CASE("CLI: submit runs sandboxed; --no-sandbox warns and keeps nothing in the history", "[sandbox][cli]") {
+TEST_CASE("CLI: run is sandboxed, and --no-sandbox warns and keeps nothing in the history", "[sandbox][cli]") {
     const temp_dir data("data");
     const std::vector<std::string> env{"GPUJUDGE_DATA_DIR=" + data.path().string(),
                                        "GPUJUDGE_HOME=" GPUJUDGE_TEST_FIXTURES};
