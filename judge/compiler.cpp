@@ -8,6 +8,8 @@
 #include "user_errors.hpp"
 
 #include <fmt/format.h>
+#include <signal.h>
+#include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -80,6 +82,26 @@ std::string explain_failure(const problem_spec& spec, const std::string& functio
     else
         text += "The expected signature is:\n";
     return text + "  " + spec.prototype(function) + "\n";
+}
+
+// Why the compiler stopped, when it was a limit: its signal, or the words its driver prints for a
+// child's (g++: "... File size limit exceeded signal terminated program as"; nvcc names the signal).
+std::optional<std::string> exceeded_limit(const command_result& run, const compile_limits& limits) {
+    const auto said = [&](std::initializer_list<const char*> words) {
+        for (const char* word : words)
+            if (run.output.find(word) != std::string::npos) return true;
+        return false;
+    };
+    if (run.exit.timed_out) return fmt::format("the compiler did not finish within {} s", limits.wall_seconds);
+    if ((run.exit.signaled && run.exit.signal == SIGXFSZ) ||
+        said({"File size limit exceeded", "signal 25", "file size limit"}))
+        return fmt::format("the compiler exceeded the file-size limit of {} MiB (RLIMIT_FSIZE)", limits.file_mib);
+    if ((run.exit.signaled && (run.exit.signal == SIGXCPU || run.exit.signal == SIGKILL)) ||
+        said({"CPU time limit exceeded", "signal 24"}))
+        return fmt::format("the compiler exceeded the CPU-time limit of {} s (RLIMIT_CPU)", limits.cpu_seconds);
+    if (said({"out of memory", "memory exhausted", "std::bad_alloc", "Cannot allocate memory"}))
+        return fmt::format("the compiler exceeded the memory limit of {} MiB (RLIMIT_AS)", limits.memory_mib);
+    return std::nullopt;
 }
 
 // The toolchain's versions, part of every key: system and CUDA headers change only with them.
@@ -170,15 +192,21 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
     std::vector<std::string> argv{tools.front()};
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), {"-include", header_path.string(), "-o", partial, source.string()});
-    const command_result run = run_command(argv, std::chrono::seconds(300));
+    spawn_options limited;
+    limited.limits.cpu_seconds = settings.limits.cpu_seconds;
+    limited.limits.file_bytes = rlim_t{settings.limits.file_mib} << 20;
+    limited.limits.address_bytes = rlim_t{settings.limits.memory_mib} << 20;
+    limited.limits.no_core = true;
+    const command_result run = run_command(argv, std::chrono::seconds(settings.limits.wall_seconds), limited);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (run.exit.timed_out || run.exit.signaled || run.exit.code != 0) {
         std::filesystem::remove(partial);
         result.undefined_function = run.output.find("undefined reference to `" + function + "'") != std::string::npos;
-        result.diagnostics = run.exit.timed_out
-                                 ? "the compiler did not finish within 300 s\n"
-                                 : explain_failure(spec, function, trim_diagnostics(run.output, header_path.string()),
-                                                   result.undefined_function);
+        const std::string diagnostics = trim_diagnostics(run.output, header_path.string());
+        if (const auto limit = exceeded_limit(run, settings.limits))
+            result.diagnostics = *limit + "\n" + (run.exit.timed_out ? "" : diagnostics);
+        else
+            result.diagnostics = explain_failure(spec, function, diagnostics, result.undefined_function);
         return result;
     }
     result.ok = true;
@@ -193,6 +221,25 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
 }
 
 }  // namespace
+
+compile_limits default_compile_limits() {
+    compile_limits limits;
+    const auto from_environment = [](const char* name, unsigned& value) {
+        const char* text = std::getenv(name);
+        if (!text || !*text) return;
+        char* end = nullptr;
+        const unsigned long number = std::strtoul(text, &end, 10);
+        if (*end == '\0' && number > 0 && number < (1ul << 30))
+            value = static_cast<unsigned>(number);
+        else
+            spdlog::warn("{}='{}' is not a positive whole number; using {}", name, text, value);
+    };
+    from_environment("GPUJUDGE_COMPILE_CPU_LIMIT_S", limits.cpu_seconds);
+    from_environment("GPUJUDGE_COMPILE_FILE_LIMIT_MB", limits.file_mib);
+    from_environment("GPUJUDGE_COMPILE_MEMORY_LIMIT_MB", limits.memory_mib);
+    from_environment("GPUJUDGE_COMPILE_WALL_LIMIT_S", limits.wall_seconds);
+    return limits;
+}
 
 std::filesystem::path default_cache_dir() {
     if (const char* dir = std::getenv("GPUJUDGE_CACHE_DIR"); dir && *dir) return dir;

@@ -23,11 +23,27 @@ struct compile_result {
     std::filesystem::path compiled_from;
 };
 
+// What one compilation may take: the compiler (nvcc, and each program it starts) runs under these
+// rlimits and is killed at the wall limit. A limit exceeded is a compile error that names it.
+struct compile_limits {
+    unsigned cpu_seconds = 300;  // RLIMIT_CPU, per process: $GPUJUDGE_COMPILE_CPU_LIMIT_S
+    // RLIMIT_FSIZE: a huge initialised array makes a huge object: $GPUJUDGE_COMPILE_FILE_LIMIT_MB
+    unsigned file_mib = 1024;
+    // RLIMIT_AS, per process: $GPUJUDGE_COMPILE_MEMORY_LIMIT_MB. Measured with CUDA 13: the heaviest
+    // solution (a CUB baseline) fails at 512 MiB and compiles at 1 GiB (peak RSS 650 MB, in the host
+    // compiler); 8 GiB leaves room for heavier templates and other toolkits.
+    unsigned memory_mib = 8192;
+    unsigned wall_seconds = 300;  // killed after: $GPUJUDGE_COMPILE_WALL_LIMIT_S
+};
+// The limits above, each replaced by its environment variable where that holds a positive number.
+compile_limits default_compile_limits();
+
 struct compiler_settings {
     std::filesystem::path cache_dir;  // compiled libraries, keyed by content hash
     std::string nvcc = "nvcc";
     std::string host_compiler = "c++";
     std::string arch = "sm_90";  // the GPU's own when there is one
+    compile_limits limits = default_compile_limits();
 };
 
 // $GPUJUDGE_CACHE_DIR, else $XDG_CACHE_HOME/gpujudge, else ~/.cache/gpujudge.

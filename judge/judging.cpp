@@ -1,7 +1,9 @@
 #include "judging.hpp"
 
 #include "call_order.hpp"
+#include "file_text.hpp"
 #include "problem_error.hpp"
+#include "runner/sandbox.hpp"
 #include "shared_outputs.hpp"
 #include "test_data.hpp"
 
@@ -40,6 +42,74 @@ constexpr const char* kForged =
     "the submission wrote into the judge's result channel (a line the runner did not seal); nothing it "
     "reported can be believed";
 
+// Where a sandboxed runner finds the judge's files: fixed paths, bound from the session's staging
+// folder. The library to load is placed (hard-linked, else copied) in the first before the load
+// job, which names it there; a reference writes its outputs into the second, from where the judge
+// moves them into the cache once the job is done. Expected outputs never enter: they stay in the
+// judge (shared_outputs.hpp).
+const std::filesystem::path kSandboxLibraries = "/judge/lib";
+const std::filesystem::path kSandboxOutputs = "/judge/out";
+
+// A file placed where a sandboxed runner sees it: a hard link where both are on one file system
+// (nothing copied, and the runner's bind is read-only), else a copy.
+void stage_file(const std::filesystem::path& from, const std::filesystem::path& to) {
+    std::error_code error;
+    std::filesystem::remove(to, error);
+    std::filesystem::create_hard_link(from, to, error);
+    if (error) std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
+}
+
+// A file a sandboxed runner wrote, moved to where the judge keeps it; by a private name first when
+// it must be copied, so that no reader sees half of it.
+void unstage_file(const std::filesystem::path& from, const std::filesystem::path& to) {
+    std::error_code error;
+    std::filesystem::rename(from, to, error);
+    if (!error) return;
+    const std::filesystem::path partial = private_name(to);
+    std::filesystem::copy_file(from, partial, std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::rename(partial, to);
+    std::filesystem::remove(from, error);
+}
+
+// What a runner sees in the sandbox besides the system: its own executable's folder and ../lib,
+// the problem's folder (read-only, at their own paths: the hello job names the problem's), the
+// staging folder's parts at fixed paths, and for a launcher its tool's folder (read-only) and the
+// folders its report goes to (writable). Nothing of the data folder (the history), the cache, the
+// home folder or the judge's other temporary folders.
+sandbox_policy runner_policy(const runner_settings& settings, const problem_spec& spec,
+                             const std::filesystem::path& stage) {
+    sandbox_policy policy;
+    // The scratch folder's size (and the largest file): 1 GiB, or $GPUJUDGE_SANDBOX_SCRATCH_MB.
+    if (const char* text = std::getenv("GPUJUDGE_SANDBOX_SCRATCH_MB"); text && *text) {
+        char* end = nullptr;
+        const unsigned long mib = std::strtoul(text, &end, 10);
+        if (*end == '\0' && mib > 0)
+            policy.scratch_bytes = std::uintmax_t{mib} << 20;
+        else
+            spdlog::warn("GPUJUDGE_SANDBOX_SCRATCH_MB='{}' is not a positive whole number; using 1024", text);
+    }
+    const auto runner_dir = std::filesystem::weakly_canonical(settings.runner_exe).parent_path();
+    policy.read_only.push_back({runner_dir, {}});
+    if (std::filesystem::is_directory(runner_dir / ".." / "lib"))
+        policy.read_only.push_back({std::filesystem::weakly_canonical(runner_dir / ".." / "lib"), {}});
+    policy.read_only.push_back({std::filesystem::absolute(spec.dir), {}});
+    policy.read_only.push_back({stage / "lib", kSandboxLibraries});
+    policy.writable.push_back({stage / "out", kSandboxOutputs});
+    if (!settings.launcher.empty()) {
+        // The tool's installation (bin/..: a toolkit, or a stand-in's fixtures), unless the system
+        // binds already hold it; never the root.
+        std::filesystem::path tool = settings.launcher.front();
+        if (tool.parent_path().empty()) tool = find_program(tool.string()).value_or(tool);
+        const auto install =
+            std::filesystem::weakly_canonical(std::filesystem::absolute(tool)).parent_path().parent_path();
+        if (install.has_relative_path() && std::filesystem::is_directory(install))
+            policy.read_only.push_back({install, {}});
+        for (const auto& folder : settings.launcher_writable)
+            policy.writable.push_back({std::filesystem::absolute(folder), {}});
+    }
+    return policy;
+}
+
 }  // namespace
 
 // How a job ended: `done`, or why not, with the test it was on.
@@ -62,9 +132,16 @@ std::vector<test_report> pending_reports(const problem_spec& spec, const std::ve
 
 runner_session::runner_session(const problem_spec& spec, const runner_settings& settings)
     : spec_(spec), settings_(settings), work_("run"), interrupt_fd_(eventfd(0, EFD_CLOEXEC)) {
+    std::optional<sandbox_policy> policy;
+    if (settings.sandbox) {
+        require_sandbox();
+        stage_.emplace("sandbox");
+        for (const char* part : {"lib", "out"}) std::filesystem::create_directory(stage_->path() / part);
+        policy = runner_policy(settings, spec, stage_->path());
+    }
     process_ = std::make_unique<runner_process>(settings.runner_exe, settings.backend,
                                                 std::filesystem::absolute(spec.dir).string(), work_.path(),
-                                                largest_outputs_bytes(spec), settings.launcher);
+                                                largest_outputs_bytes(spec), settings.launcher, policy);
     if (settings.backend == runner_backend::host) device_read_ = true;
 }
 
@@ -175,7 +252,11 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
                                                 std::optional<double>* peak) {
     if (!device_read_) device();
     if (no_device_) return no_device_;
-    const load_job job{library.empty() ? "" : std::filesystem::absolute(library).string(), function, peak != nullptr};
+    load_job job{library.empty() ? "" : std::filesystem::absolute(library).string(), function, peak != nullptr};
+    if (stage_ && !library.empty()) {  // the one library, where the sandboxed runner sees it
+        stage_file(library, stage_->path() / "lib" / library.filename());
+        job.library = (kSandboxLibraries / library.filename()).string();
+    }
     bool loaded = false;
     const job_end end = run_job(
         job_line(job::load, job),
@@ -491,15 +572,33 @@ std::optional<std::string> runner_session::reference_failure(const job_end& end,
     return std::nullopt;
 }
 
-void runner_session::write_references(const reference_job& job) {
+void runner_session::write_references(const reference_job& asked) {
+    // A sandboxed reference writes into the staging folder's out/; the judge moves the files into
+    // the cache once the job is done, and only then.
+    reference_job job = asked;
+    std::vector<std::filesystem::path> staged;
+    if (stage_)
+        for (auto& request : job.requests) {
+            const std::string name = fmt::format("reference-{}.out", staged.size());
+            staged.push_back(stage_->path() / "out" / name);
+            request.expected_file = (kSandboxOutputs / name).string();
+        }
     const std::uintmax_t printed_before = process_ ? process_->output_bytes() : 0;
     const job_end end = run_job(
         job_line("reference", job), [](const nlohmann::json&) {}, settings_.reference_limit_s);
     const std::uintmax_t printed_after = process_ ? process_->output_bytes() : printed_before;
-    const auto failure = reference_failure(end, printed_after - printed_before);
+    auto failure = reference_failure(end, printed_after - printed_before);
+    for (std::size_t i = 0; i < staged.size() && !failure; ++i) {
+        if (std::filesystem::exists(staged[i]))
+            unstage_file(staged[i], asked.requests[i].expected_file);
+        else
+            failure = "the reference process ended its job without writing its outputs";
+    }
     if (!failure) return;
     // A broken reference leaves no outputs behind: the next run must not find them cached and pass.
-    for (const auto& request : job.requests) std::filesystem::remove(request.expected_file);
+    std::error_code ignored;
+    for (const auto& file : staged) std::filesystem::remove(file, ignored);
+    for (const auto& request : asked.requests) std::filesystem::remove(request.expected_file, ignored);
     throw problem_error(fmt::format("{}: {}", (spec_.dir / "reference.cpp").string(), *failure));
 }
 

@@ -43,6 +43,10 @@ struct runner_settings {
     double call_slack_ms = 250;                              // scheduling and message latency on top of the time limit
     double reference_limit_s = default_reference_limit_s();  // one reference job, between two outputs
     double time_limit_scale = 1;  // the problem's time limit times this (a launcher's tool slows kernels down)
+    // The runner (and its launcher) in the sandbox (runner/sandbox.hpp); off with --no-sandbox.
+    bool sandbox = true;
+    // Folders the launcher writes its report into: bound writable in the sandbox, at their own path.
+    std::vector<std::filesystem::path> launcher_writable;
 };
 
 // The reports of `tests` (positions in spec.tests), all `skipped` until judged.
@@ -122,6 +126,8 @@ private:
     std::string output_;
     progress_hook progress_;
     std::map<int, named_arrays> wrong_outputs_;
+    // Sandboxed runners: what the runner sees of the judge's files (see runner_policy in judging.cpp).
+    std::optional<temp_dir> stage_;
 };
 
 // The verdict of a list of tests: that of the first that did not pass.

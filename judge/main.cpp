@@ -76,6 +76,7 @@ struct global_options {
     bool verbose = false;
     bool timings = false;
     std::string backend = "device";
+    bool no_sandbox = false;
 };
 
 void add_global_options(CLI::App& app, global_options& global) {
@@ -87,6 +88,9 @@ void add_global_options(CLI::App& app, global_options& global) {
                    "Where solve runs: device (a GPU), or host: C++ files built with the host compiler and called on "
                    "host memory, for testing the judge itself without a GPU")
         ->check(CLI::IsMember({"device", "host"}));
+    app.add_flag("--no-sandbox", global.no_sandbox,
+                 "Run submissions without the sandbox (bubblewrap): with your rights, over your files; their "
+                 "results are not kept in the history");
     app.add_flag("--timings", global.timings,
                  "Print where the time went (compile, references, judged calls, timed runs)");
     app.set_version_flag("--version", "gpujudge " GPUJUDGE_VERSION, "Print gpujudge's version and exit");
@@ -100,6 +104,7 @@ cli_context make_context(const global_options& global, const char* argv0) {
     context.judge.compiler.cache_dir = default_cache_dir();
     context.judge.runner.runner_exe = runner_beside(argv0);
     context.judge.runner.backend = global.backend == "host" ? runner_backend::host : runner_backend::device;
+    context.judge.runner.sandbox = !global.no_sandbox;
     return context;
 }
 
@@ -110,7 +115,12 @@ int run_parsed(const std::map<CLI::App*, command_action>& actions, const global_
     become_subreaper();
     cli_context context = make_context(global, argv0);
     std::optional<history> results;
-    open_history(results, context);
+    if (global.no_sandbox)  // an unconfined submission could have written the history: keep nothing of it
+        fmt::print(stderr,
+                   "gpujudge: warning: --no-sandbox: submissions run unconfined, with your rights over your files; "
+                   "the history is not used, results are not kept\n");
+    else
+        open_history(results, context);
     for (const auto& [command, action] : actions) {
         if (!command->parsed()) continue;
         const int exit = action(context);

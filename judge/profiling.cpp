@@ -80,6 +80,7 @@ std::optional<test_report> run_under_ncu(const problem_spec& spec, int test, con
                                          judge_context& context, profile_result& result) {
     runner_settings settings = context.runner;
     settings.launcher = ncu_command(ncu, result.report);
+    settings.launcher_writable = {result.report.parent_path()};  // ncu runs in the sandbox, before the runner
     const double limit_s = profiled_call_limit_s(spec);
     settings.call_slack_ms = 1000 * limit_s - spec.time_limit_ms;
     result.ncu_command = settings.launcher;

@@ -19,7 +19,8 @@ constexpr std::size_t kMaxLineBytes = std::size_t{16} << 20;
 
 runner_process::runner_process(const std::filesystem::path& runner_exe, runner_backend backend,
                                const std::string& problem_dir, const std::filesystem::path& work_dir,
-                               std::size_t outputs_bytes, const std::vector<std::string>& launcher)
+                               std::size_t outputs_bytes, const std::vector<std::string>& launcher,
+                               const std::optional<sandbox_policy>& sandbox)
     : output_file_(work_dir / "runner-output.txt"),
       // A launcher (compute-sanitizer) writes its report after the runner exits, which takes time.
       exit_grace_(launcher.empty() ? 5 : 300),
@@ -38,8 +39,8 @@ runner_process::runner_process(const std::filesystem::path& runner_exe, runner_b
     try {
         std::vector<std::string> argv = launcher;
         argv.push_back(runner_exe.string());
-        child_ =
-            std::make_unique<child_process>(argv, spawn_options{output_file_, channel[1], control[0], outputs_.fd()});
+        spawn_options options{output_file_, channel[1], control[0], outputs_.fd(), {}, sandbox};
+        child_ = std::make_unique<child_process>(argv, options);
     } catch (...) {
         close(channel[1]);
         close(control[0]);

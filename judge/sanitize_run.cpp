@@ -23,9 +23,11 @@ judge_options sanitize_options(const problem_spec& spec) {
 // The context's runner goes behind the tool for one submission, and back after it.
 class launched_runner {
 public:
-    launched_runner(runner_settings& settings, std::vector<std::string> launcher)
+    launched_runner(runner_settings& settings, std::vector<std::string> launcher,
+                    const std::filesystem::path& report_folder)
         : settings_(settings), saved_(settings) {
         settings.launcher = std::move(launcher);
+        settings.launcher_writable = {report_folder};  // the tool runs in the sandbox, before the runner
         settings.time_limit_scale = kSanitizerSlowdown;
     }
     ~launched_runner() { settings_ = saved_; }
@@ -49,7 +51,7 @@ sanitize_result sanitize_submission(const problem_spec& spec, const std::filesys
     sanitize_result result;
     result.tool = tool;
     {
-        const launched_runner launched(context.runner, sanitizer_launcher(sanitizer, tool, log_file));
+        const launched_runner launched(context.runner, sanitizer_launcher(sanitizer, tool, log_file), folder.path());
         result.judged = judge_submission(spec, source, sanitize_options(spec), context);
     }  // the runner has ended, and the tool has written its report
     result.log = parse_sanitizer_log(read_file_text(log_file).value_or(""));

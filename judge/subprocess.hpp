@@ -1,6 +1,8 @@
 #pragma once
 // Child processes of the judge: each in its own process group, killed as a group, and reaped;
 // processes that escape the group and are reparented to the judge are swept up too.
+#include "runner/sandbox.hpp"
+
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -14,6 +16,9 @@ struct spawn_options {
     int channel_fd = -1;                // becomes fd 3 in the child when >= 0
     int control_fd = -1;                // becomes fd 4 in the child when >= 0
     int outputs_fd = -1;                // becomes fd 5 in the child when >= 0
+    resource_limits limits;             // set in the child before its program starts
+    // Runs the command under bwrap with this policy (and its limits, on top of `limits`).
+    std::optional<sandbox_policy> sandbox;
 };
 
 struct child_exit {
@@ -44,6 +49,7 @@ public:
 private:
     int pid_ = -1;
     bool reaped_ = false;
+    bool sandboxed_ = false;  // under bwrap, which turns a signal into an exit status (see wait)
     child_exit exit_;
 };
 
@@ -52,8 +58,10 @@ struct command_result {
     std::string output;
 };
 
-// Runs a command to completion (or the timeout) and returns its combined output.
-command_result run_command(const std::vector<std::string>& argv, std::chrono::seconds timeout);
+// Runs a command to completion (or the timeout) and returns its combined output; `options` give
+// its limits or sandbox (their output file and descriptors are not used).
+command_result run_command(const std::vector<std::string>& argv, std::chrono::seconds timeout,
+                           const spawn_options& options = {});
 
 // Makes the judge the reaper of its orphaned descendants (PR_SET_CHILD_SUBREAPER), then kills and
 // reaps any that are not processes the judge is waiting for.

@@ -82,7 +82,10 @@ std::vector<int> stray_runners() {
         const std::string name = entry.path().filename().string();
         if (name.find_first_not_of("0123456789") != std::string::npos || program_of(std::stoi(name)) != runner)
             continue;
-        const int parent = parent_of(std::stoi(name));
+        // A sandboxed runner's parents are bwrap (the namespace's init, then bwrap itself): the
+        // judge is the first process above them.
+        int parent = parent_of(std::stoi(name));
+        while (parent > 1 && fs::path(program_of(parent)).filename() == "bwrap") parent = parent_of(parent);
         const std::string judge = fs::path(program_of(parent)).filename().string();
         if (parent == getpid() || (judge != "gpujudge" && judge != "gpujudge_tests")) stray.push_back(std::stoi(name));
     }

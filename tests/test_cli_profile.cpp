@@ -31,6 +31,7 @@ std::string path_with_fake_ncu() {
 // In the source tree's home, with the reports in the tests' data folder.
 command_result profile_env(std::vector<std::string> env, const std::vector<std::string>& args) {
     env.insert(env.begin(), "GPUJUDGE_DATA_DIR=" GPUJUDGE_TEST_CACHE);
+    env.insert(env.begin(), "GPUJUDGE_SANDBOX_ENV=FAKE_NCU");  // the stand-in runs in the sandbox
     std::vector<std::string> argv{"--color", "never", "--home", kSource};
     argv.insert(argv.end(), args.begin(), args.end());
     return gpujudge::gpujudge_env(env, argv);

@@ -28,7 +28,9 @@ std::string path_with_stand_in() {
 
 // `sanitize` on a host-built fake, the stand-in writing `log` (a fixture) as the tool's report.
 command_result sanitize_host(const std::string& solution, const std::string& log, std::vector<std::string> extra = {}) {
-    std::vector<std::string> env{path_with_stand_in(), "FAKE_SANITIZER_FILE=" + solution + ".cpp"};
+    // The stand-in runs in the sandbox, in front of the runner: it sees its variables when named.
+    std::vector<std::string> env{path_with_stand_in(), "FAKE_SANITIZER_FILE=" + solution + ".cpp",
+                                 "GPUJUDGE_SANDBOX_ENV=FAKE_SANITIZER_FILE,FAKE_SANITIZER_LOG"};
     if (!log.empty()) env.push_back("FAKE_SANITIZER_LOG=" + kFixtures + "/sanitizer/" + log);
     std::vector<std::string> args{
         "--color", "never", "--backend", "host", "sanitize", kTinySum, kHostSolutions + "/" + solution + ".cpp"};

@@ -4,6 +4,7 @@
 #include "report.hpp"
 #include "submission.hpp"
 #include "subprocess.hpp"
+#include "temp_dir.hpp"
 
 #include <signal.h>
 #include <unistd.h>
@@ -168,10 +169,18 @@ TEST_CASE("a hang is killed at the time limit, the rest is skipped and nothing s
 }
 
 TEST_CASE("a child that escapes the process group is killed with the runner", "[runner]") {
+    // Unsandboxed (--no-sandbox): the judge's own sweep, as a subreaper, must catch it. In the
+    // sandbox the PID namespace ends it too (test_sandbox.cpp).
     const std::string pid_file = GPUJUDGE_TEST_CACHE "/escaped.pid";
     std::remove(pid_file.c_str());
     setenv("GPUJUDGE_TEST_PID_FILE", pid_file.c_str(), 1);
-    const auto result = judge_fake("forks_and_hangs");
+    judge_context context = host_context();
+    context.runner.sandbox = false;
+    judge_options options;
+    options.tests = select_tests(tiny_sum(), {});
+    options.timed = false;
+    const auto result =
+        judge_submission(tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/forks_and_hangs.cpp", options, context);
     unsetenv("GPUJUDGE_TEST_PID_FILE");
     CHECK(result.overall == verdict::time_limit_exceeded);
     int escaped = 0;
@@ -241,17 +250,21 @@ TEST_CASE("a sanitize run judges every test, on exact buffers that have no guard
 TEST_CASE("a runner behind a launcher ends on its own, and the launcher's report is out before judging ends",
           "[runner][sanitize]") {
     judge_context context = host_context();
-    const std::string log = GPUJUDGE_TEST_CACHE "/launcher_report.txt";
-    std::remove(log.c_str());
-    // The stand-in for compute-sanitizer writes its report a second after the runner has exited.
+    const temp_dir folder("launcher");
+    const std::string log = (folder.path() / "launcher_report.txt").string();
+    // The stand-in for compute-sanitizer writes its report a second after the runner has exited;
+    // it runs in the sandbox, in front of the runner, and writes into the folder bound for it.
     setenv("FAKE_SANITIZER_LOG", GPUJUDGE_TEST_FIXTURES "/sanitizer/memcheck_clean.txt", 1);
+    setenv("GPUJUDGE_SANDBOX_ENV", "FAKE_SANITIZER_LOG", 1);
     context.runner.launcher = {GPUJUDGE_TEST_FIXTURES "/sanitizer/bin/compute-sanitizer", "--log-file", log};
+    context.runner.launcher_writable = {folder.path()};
     judge_options options;
     options.tests = select_tests(tiny_sum(), {});
     options.timed = false;
     const auto result =
         judge_submission(tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/correct.cpp", options, context);
     unsetenv("FAKE_SANITIZER_LOG");
+    unsetenv("GPUJUDGE_SANDBOX_ENV");
     CHECK(result.overall == verdict::accepted);
     std::ifstream report(log);
     std::string first;

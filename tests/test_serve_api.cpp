@@ -42,7 +42,9 @@ public:
         std::vector<std::string> argv = {"env", "GPUJUDGE_DATA_DIR=" + data_.string(),
                                          "GPUJUDGE_CACHE_DIR=" GPUJUDGE_TEST_CACHE, GPUJUDGE_BIN_DIR "/gpujudge"};
         argv.insert(argv.end(), args.begin(), args.end());
-        server_ = std::make_unique<child_process>(argv, spawn_options{output_, -1, -1});
+        spawn_options options;
+        options.output_file = output_;
+        server_ = std::make_unique<child_process>(argv, options);
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
         const std::regex printed(R"(gpujudge: serving http://[^:]+:(\d+)/(\?token=([0-9a-f]+))?)");
         std::smatch match;

@@ -55,6 +55,7 @@ std::vector<std::string> report_argv(const std::string& name, const problem_spec
                                      spec.slug,
                                      source.string(),
                                      "--json"};
+    if (!launch.sandbox) argv.insert(argv.begin() + 1, "--no-sandbox");
     if (name == "sanitize")
         if (const std::string tool = chosen(request, "tool", {"memcheck", "racecheck", "synccheck", "initcheck"});
             !tool.empty())

@@ -23,6 +23,7 @@ struct report_launch {
     std::filesystem::path gpujudge;  // this binary
     std::filesystem::path home;
     std::string backend;  // "device" or "host"
+    bool sandbox = true;  // false: the server runs with --no-sandbox, and so does the command
 };
 
 // The command line of report `name` on `source`. The request may choose only from fixed values:

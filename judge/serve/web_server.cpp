@@ -175,7 +175,8 @@ judge_work web_server::judging(const problem_spec& spec, const std::filesystem::
     return [this, spec, source, options](const progress_hook& hook) {
         judge_context context = judge_;
         context.progress = hook;
-        const auto results = open_results();
+        // Unsandboxed (--no-sandbox), a submission could have written the history: nothing is kept.
+        const auto results = judge_.runner.sandbox ? open_results() : nullptr;
         context.results = results.get();
         const judgement result = judge_submission(spec, source, options, context);
         nlohmann::json json = submission_json(spec, source, result);
@@ -210,7 +211,8 @@ void web_server::report_route(const httplib::Request& req, httplib::Response& re
     const posted_source request = accept(req);
     std::error_code error;
     const report_launch launch{std::filesystem::read_symlink("/proc/self/exe", error), judge_.home,
-                               judge_.runner.backend == runner_backend::host ? "host" : "device"};
+                               judge_.runner.backend == runner_backend::host ? "host" : "device",
+                               judge_.runner.sandbox};
     const std::vector<std::string> argv = report_argv(name, request.spec, request.source, request.body, launch);
     stream_events(res, queue_.enqueue([name, argv](const progress_hook&) {
         return run_report(name, argv, std::chrono::minutes(30));

@@ -18,6 +18,12 @@ strip "$root/.device/bin/"*
 # those beside the binaries (found through their RPATH); then the page and the JavaScript it loads.
 ldd "$root/.device-build/bin/gpujudge" | awk '/lib(cpp-httplib|ssl|crypto|brotli[a-z]*)\.so/ {print $3}' |
   xargs -I{} cp -L {} "$root/.device/lib/"
+# The runner's sandbox: bwrap beside the binaries, its libraries (libcap, libselinux, libpcre2) in
+# lib/, where gpujudge points LD_LIBRARY_PATH when it starts a bwrap it found there
+# (judge/runner/sandbox.cpp); libseccomp is linked statically.
+cp -L /usr/bin/bwrap "$root/.device/bin/"
+ldd /usr/bin/bwrap | awk '$3 ~ /^\// && $1 !~ /^(libc|libm|libpthread|libdl)\.so|^ld-linux/ {print $3}' |
+  xargs -I{} cp -L {} "$root/.device/lib/"
 mkdir -p "$root/.device/share/gpujudge"
 cp -r "$root/judge/serve/page" "$root/.device/share/gpujudge/"
 # The files judge/serve/page_assets.cpp serves:

@@ -1,0 +1,78 @@
+#pragma once
+// The runner's sandbox: a command run under bubblewrap (bwrap), in namespaces of its own (no
+// network, its own processes, its own mounts), seeing only what a policy binds into it, behind a
+// seccomp filter that libseccomp compiles. Well-kept tools rather than hand-rolled mount and
+// syscall code: bwrap is what Flatpak runs every application in.
+#include <sys/resource.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpujudge {
+
+// A host path bound into the sandbox at `target` (the same path when empty).
+struct sandbox_bind {
+    std::filesystem::path source;
+    std::filesystem::path target;
+};
+
+// Limits a child process runs under, set in it before its program starts (inherited by all it
+// starts). Zero: left as the judge's.
+struct resource_limits {
+    rlim_t cpu_seconds = 0;    // RLIMIT_CPU: SIGXCPU at the soft limit, SIGKILL a second later
+    rlim_t file_bytes = 0;     // RLIMIT_FSIZE: SIGXFSZ for a write past it
+    rlim_t address_bytes = 0;  // RLIMIT_AS
+    rlim_t open_files = 0;     // RLIMIT_NOFILE
+    bool no_core = false;      // RLIMIT_CORE 0
+};
+
+struct sandbox_policy {
+    // Besides the system (/usr, /etc, /opt, /lib*, /bin, /sbin, the GPU's devices), always read-only.
+    std::vector<sandbox_bind> read_only;
+    std::vector<sandbox_bind> writable;
+    std::uintmax_t scratch_bytes = std::uintmax_t{1} << 30;  // the private /tmp (HOME), a size-capped tmpfs
+    // Also RLIMIT_FSIZE = scratch_bytes. No RLIMIT_NPROC: it counts the user's threads and processes
+    // everywhere (and root ignores it); the PID namespace ends every process the submission starts
+    // when its init (bwrap) dies, which --die-with-parent ties to the judge's child.
+    resource_limits limits{900, 0, 0, 4096, true};
+    // Environment variables kept besides PATH, LD_LIBRARY_PATH, CUDA_* and NVIDIA_* (and those named
+    // in $GPUJUDGE_SANDBOX_ENV, comma-separated).
+    std::vector<std::string> keep_env;
+};
+
+// The limits a policy's command runs under (its rlimits with RLIMIT_FSIZE = the scratch size).
+resource_limits sandbox_limits(const sandbox_policy& policy);
+
+// bwrap: beside the gpujudge binary (<exe dir>/bwrap, <exe dir>/../lib/bwrap, where
+// tests/gpu/package.sh puts it), else on PATH. Nothing when there is none.
+std::optional<std::filesystem::path> find_bwrap();
+
+// The seccomp filter (BPF, from libseccomp) in a memfd, for bwrap's --seccomp: EPERM for ptrace,
+// process_vm_*, mount and namespace calls, bpf, keyrings, kexec, modules, userfaultfd, reboot,
+// swap, open_by_handle_at and AF_PACKET sockets. The caller closes it. Throws when libseccomp fails.
+int seccomp_filter_fd();
+
+// The full command line: bwrap, its options for `policy` (reading the filter from `seccomp_fd`,
+// the descriptor number the child will have), then `command`.
+std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const sandbox_policy& policy, int seccomp_fd,
+                                      const std::vector<std::string>& command);
+
+// The environment bwrap itself starts with: the judge's, with LD_LIBRARY_PATH naming the folder of
+// a bwrap carried beside the binary (its libraries are there, see tests/gpu/package.sh).
+std::vector<std::string> bwrap_environment(const std::filesystem::path& bwrap);
+
+// Whether the sandbox works here: `bwrap ... true` once per process (the answer is kept); when it
+// does not, why ("bwrap not found ...", "bwrap failed: <what it printed>").
+struct sandbox_probe {
+    bool ok = false;
+    std::string why;
+};
+const sandbox_probe& sandbox_available();
+
+// Throws environment_error naming what failed and --no-sandbox unless the sandbox works.
+void require_sandbox();
+
+}  // namespace gpujudge

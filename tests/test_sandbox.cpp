@@ -1,0 +1,250 @@
+// The runner's sandbox (judge/runner/sandbox.hpp): host-built fakes that attack the judge's files,
+// its descriptors, the disk and the terminal, or try to outlive it; each ends in a clear verdict
+// with the judge alive. And the compile's limits. Through the judge and through the binary.
+#include "cli_test_support.hpp"
+#include "compiler.hpp"
+#include "exit_codes.hpp"
+#include "file_text.hpp"
+#include "report.hpp"
+#include "runner/sandbox.hpp"
+#include "submission.hpp"
+#include "subprocess.hpp"
+#include "temp_dir.hpp"
+
+#include <dirent.h>
+#include <unistd.h>
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+using namespace gpujudge;
+
+namespace {
+
+const std::string kFakes = GPUJUDGE_TEST_FIXTURES "/host_solutions/";
+
+judge_context sandboxed_context() {
+    become_subreaper();
+    judge_context context;
+    context.home = GPUJUDGE_SOURCE_DIR;
+    context.compiler.cache_dir = GPUJUDGE_TEST_CACHE;
+    context.runner.runner_exe = GPUJUDGE_BIN_DIR "/gpujudge-runner";
+    context.runner.backend = runner_backend::host;
+    context.runner.sandbox = true;
+    return context;
+}
+
+const problem_spec& tiny_sum() {
+    static const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/problems/tiny_sum");
+    return spec;
+}
+
+judgement judge_fake(const std::string& name, judge_context context = sandboxed_context()) {
+    judge_options options;
+    options.tests = select_tests(tiny_sum(), {});
+    options.timed = false;
+    return judge_submission(tiny_sum(), kFakes + name + ".cpp", options, context);
+}
+
+// Sets environment variables for one scope, and names them to the sandbox ($GPUJUDGE_SANDBOX_ENV).
+class scoped_env {
+public:
+    using variables = std::vector<std::pair<std::string, std::string>>;
+    explicit scoped_env(variables list) : variables_(std::move(list)) {
+        std::string names;
+        for (const auto& [name, value] : variables_) {
+            setenv(name.c_str(), value.c_str(), 1);
+            names += (names.empty() ? "" : ",") + name;
+        }
+        setenv("GPUJUDGE_SANDBOX_ENV", names.c_str(), 1);
+    }
+    ~scoped_env() {
+        for (const auto& [name, value] : variables_) unsetenv(name.c_str());
+        unsetenv("GPUJUDGE_SANDBOX_ENV");
+    }
+
+private:
+    std::vector<std::pair<std::string, std::string>> variables_;
+};
+
+// The processes whose command line holds `marker`, read from /proc.
+std::vector<int> processes_with(const std::string& marker) {
+    std::vector<int> found;
+    DIR* proc = opendir("/proc");
+    while (dirent* entry = proc ? readdir(proc) : nullptr) {
+        const int pid = std::atoi(entry->d_name);
+        if (pid <= 0 || pid == getpid()) continue;
+        const auto cmdline = read_file_text("/proc/" + std::to_string(pid) + "/cmdline");
+        if (cmdline && cmdline->find(marker) != std::string::npos) found.push_back(pid);
+    }
+    if (proc) closedir(proc);
+    return found;
+}
+
+}  // namespace
+
+TEST_CASE("the sandbox works here: bwrap starts and the filter loads", "[sandbox]") {
+    const sandbox_probe& probe = sandbox_available();
+    INFO(probe.why);
+    REQUIRE(probe.ok);
+    CHECK(find_bwrap().has_value());
+}
+
+TEST_CASE("the bwrap command line binds the system read-only, the policy's paths, and nothing of home", "[sandbox]") {
+    sandbox_policy policy;
+    policy.read_only.push_back({"/srv/problem", {}});
+    policy.writable.push_back({"/srv/stage/out", "/judge/out"});
+    policy.scratch_bytes = 1 << 20;
+    const auto argv = sandbox_argv("/usr/bin/bwrap", policy, 5, {"runner", "x"});
+    std::string line;
+    for (const auto& arg : argv) line += arg + " ";
+    CHECK(line.rfind("/usr/bin/bwrap --unshare-all --die-with-parent --new-session --proc /proc --dev /dev ", 0) == 0);
+    CHECK(line.find("--ro-bind /usr /usr ") != std::string::npos);
+    CHECK(line.find("--size 1048576 --tmpfs /tmp ") != std::string::npos);
+    CHECK(line.find("--ro-bind /srv/problem /srv/problem ") != std::string::npos);
+    CHECK(line.find("--bind /srv/stage/out /judge/out ") != std::string::npos);
+    CHECK(line.find("--clearenv --setenv HOME /tmp --setenv TMPDIR /tmp ") != std::string::npos);
+    CHECK(line.find("--seccomp 5 -- runner x ") != std::string::npos);
+    if (const char* home = std::getenv("HOME")) CHECK(line.find(std::string(" ") + home + " ") == std::string::npos);
+}
+
+TEST_CASE("a sandboxed submission is judged as before", "[sandbox]") {
+    CHECK(judge_fake("correct").overall == verdict::accepted);
+    const auto wrong = judge_fake("off_by_one");  // got files and the likely cause go through the staging folder
+    CHECK(wrong.overall == verdict::wrong_answer);
+    CHECK(wrong.tests[0].message.find("likely cause: the output is the reference's with N - 1") != std::string::npos);
+}
+
+TEST_CASE("a submission cannot write the history, the cache or the library it was loaded from", "[sandbox]") {
+    const temp_dir data("data");
+    write_file_atomically(data.path() / "history.db", "a history");
+    const std::string cache = GPUJUDGE_TEST_CACHE;
+    const scoped_env env(scoped_env::variables{
+        {"GPUJUDGE_TEST_TARGETS",
+         (data.path() / "history.db").string() + ":" + data.path().string() + ":" + cache + ":" + cache + "/lib"}});
+    const auto result = judge_fake("writes_judge_files");
+    INFO(result.program_output);
+    CHECK(result.overall == verdict::accepted);
+    CHECK(read_file_text(data.path() / "history.db") == "a history");
+}
+
+TEST_CASE("a submission finds no expected outputs: not the cache's, not the judge's temporary folders", "[sandbox]") {
+    judge_fake("correct");  // tiny_sum's expected outputs are in the cache now
+    const char* tmp = std::getenv("TMPDIR");
+    const scoped_env env(scoped_env::variables{
+        {"GPUJUDGE_TEST_TARGETS", std::string(GPUJUDGE_TEST_CACHE) + ":" + (tmp ? tmp : "/tmp")}});
+    const auto result = judge_fake("reads_expected_outputs");
+    INFO(result.program_output);
+    CHECK(result.overall == verdict::accepted);
+}
+
+TEST_CASE("a submission cannot reach the judge's descriptors through /proc/<ppid>/fd", "[sandbox]") {
+    const auto result = judge_fake("writes_parent_fds");
+    CHECK(result.overall == verdict::accepted);
+    CHECK(children_of(getpid()).empty());
+}
+
+TEST_CASE("nothing a submission starts outlives its verdict, setsid or not", "[sandbox]") {
+    const std::string marker = "gpujudge-test-marker-" + std::to_string(getpid());
+    const scoped_env env(scoped_env::variables{{"GPUJUDGE_TEST_MARKER", marker}});
+    const auto result = judge_fake("outlives_judge");
+    CHECK(result.overall == verdict::accepted);
+    CHECK(processes_with(marker).empty());
+    CHECK(children_of(getpid()).empty());  // and nothing left unreaped
+}
+
+TEST_CASE("a submission that fills the disk fills its scratch folder alone", "[sandbox]") {
+    const scoped_env env(scoped_env::variables{{"GPUJUDGE_SANDBOX_SCRATCH_MB", "16"}});
+    const auto result = judge_fake("fills_disk");
+    INFO(result.program_output);
+    CHECK(result.overall == verdict::accepted);
+}
+
+TEST_CASE("control characters a submission prints are escaped in the report and the JSON", "[sandbox]") {
+    const auto result = judge_fake("prints_escapes");
+    REQUIRE(result.overall == verdict::wrong_answer);
+    char* text = nullptr;
+    std::size_t size = 0;
+    FILE* out = open_memstream(&text, &size);
+    print_submission(out, tiny_sum(), "prints_escapes.cpp", result, {});
+    std::fclose(out);
+    const std::string report(text, size);
+    std::free(text);
+    CHECK(report.find("  | \\x1b[2J\\x1b]0;owned\\x07\\x0dverdict: accepted\\x9b\n  | \ttabbed\n") !=
+          std::string::npos);
+    CHECK(report.find('\x1b') == std::string::npos);
+    const auto json = submission_json(tiny_sum(), "prints_escapes.cpp", result);
+    CHECK(json["program_output"].get<std::string>().rfind("\\x1b[2J", 0) == 0);
+    CHECK(printable_output("caf\xc3\xa9 \xe2\x82\xac\x01") == "caf\xc3\xa9 \xe2\x82\xac\\x01");
+}
+
+TEST_CASE("a compile bomb ends as a compile error that names the file-size limit", "[sandbox][compile]") {
+    judge_context context = sandboxed_context();
+    const temp_dir cache("bomb");
+    context.compiler.cache_dir = cache.path();
+    context.compiler.limits.file_mib = 8;
+    const auto result = judge_fake("compile_bomb", context);
+    CHECK(result.overall == verdict::compile_error);
+    CHECK(result.compile.diagnostics.rfind("the compiler exceeded the file-size limit of 8 MiB (RLIMIT_FSIZE)\n", 0) ==
+          0);
+}
+
+TEST_CASE("the compile's limits come from the environment", "[sandbox][compile]") {
+    const scoped_env env(
+        scoped_env::variables{{"GPUJUDGE_COMPILE_FILE_LIMIT_MB", "5"}, {"GPUJUDGE_COMPILE_CPU_LIMIT_S", "7"}});
+    const compile_limits limits = default_compile_limits();
+    CHECK(limits.file_mib == 5);
+    CHECK(limits.cpu_seconds == 7);
+    CHECK(default_compile_limits().wall_seconds == 300);
+}
+
+TEST_CASE("CLI: run is sandboxed, and --no-sandbox warns and keeps nothing in the history", "[sandbox][cli]") {
+    const temp_dir data("data");
+    const std::vector<std::string> env{"GPUJUDGE_DATA_DIR=" + data.path().string(),
+                                       "GPUJUDGE_HOME=" GPUJUDGE_TEST_FIXTURES};
+    const std::string fake = kFakes + "correct.cpp";
+    const auto sandboxed = gpujudge_env(env, {"--backend", "host", "run", "tiny_sum", fake});
+    CHECK(sandboxed.exit.code == exit_accepted);
+    CHECK(std::filesystem::exists(data.path() / "history.db"));
+    std::filesystem::remove(data.path() / "history.db");
+    const auto open = gpujudge_env(env, {"--backend", "host", "--no-sandbox", "run", "tiny_sum", fake});
+    CHECK(open.exit.code == exit_accepted);
+    CHECK(open.output.rfind("gpujudge: warning: --no-sandbox: submissions run unconfined, with your rights over your "
+                            "files; the history is not used, results are not kept\n",
+                            0) == 0);
+    CHECK_FALSE(std::filesystem::exists(data.path() / "history.db"));
+}
+
+TEST_CASE("CLI: without bwrap, a judging command exits 13 naming what failed and --no-sandbox", "[sandbox][cli]") {
+    // No bwrap beside the binary, none on this PATH (the host compiler is not reached: the runner starts first).
+    const auto result = gpujudge_env({"PATH=/nonexistent", "GPUJUDGE_HOME=" GPUJUDGE_TEST_FIXTURES},
+                                     {"--backend", "host", "run", "tiny_sum", kFakes + "correct.cpp"});
+    CHECK(result.exit.code == exit_environment);
+    CHECK(result.output ==
+          "gpujudge: the sandbox for submissions does not work here: bwrap (bubblewrap) not found beside gpujudge or "
+          "on PATH; install bubblewrap (Debian: bubblewrap) and allow unprivileged user namespaces, or run with "
+          "--no-sandbox to judge without it (results are then not kept)\n");
+}
+
+TEST_CASE("CLI: a setsid chain does not outlive the judge's process", "[sandbox][cli]") {
+    const std::string marker = "gpujudge-cli-marker-" + std::to_string(getpid());
+    const auto result = gpujudge_env({"GPUJUDGE_HOME=" GPUJUDGE_TEST_FIXTURES, "GPUJUDGE_TEST_MARKER=" + marker,
+                                      "GPUJUDGE_SANDBOX_ENV=GPUJUDGE_TEST_MARKER"},
+                                     {"--backend", "host", "run", "tiny_sum", kFakes + "outlives_judge.cpp"});
+    CHECK(result.exit.code == exit_accepted);
+    CHECK(processes_with(marker).empty());
+}
+
+TEST_CASE("CLI: a compile bomb is a compile error naming the limit from the environment", "[sandbox][cli][compile]") {
+    const temp_dir cache("bomb");
+    const auto result =
+        gpujudge_env({"GPUJUDGE_HOME=" GPUJUDGE_TEST_FIXTURES, "GPUJUDGE_CACHE_DIR=" + cache.path().string(),
+                      "GPUJUDGE_COMPILE_FILE_LIMIT_MB=4"},
+                     {"--backend", "host", "run", "tiny_sum", kFakes + "compile_bomb.cpp"});
+    CHECK(result.exit.code == exit_compile_error);
+    CHECK(
+        result.output.find("compile  failed\n  the compiler exceeded the file-size limit of 4 MiB (RLIMIT_FSIZE)\n") !=
+        std::string::npos);
+}
