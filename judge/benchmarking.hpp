@@ -37,7 +37,7 @@ struct bench_figures {
     double gflops = 0;  // from the problem's metrics.flops; 0 when it gives none
     double percent_of_peak = 0;
     double speedup = 0;   // baseline median / this median; 0 when there is no baseline
-    double cycle_us = 0;  // the median gap between calls' outputs on the judge's clock (see wall_clock_check)
+    double cycle_us = 0;  // the runner's median share of a call's cycle on the judge's clock (see wall_clock_check)
 };
 
 struct bench_entry {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 
 namespace gpujudge {
@@ -262,7 +263,8 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
         job_line(job::load, job),
         [&](const nlohmann::json& message) {
             const std::string kind = message.at("event").get<std::string>();
-            if (kind == event::peak && peak) *peak = message.at("body").at("gbps").get<double>();
+            // The first: measured before the library is loaded. A later one came from its code.
+            if (kind == event::peak && peak && !*peak) *peak = message.at("body").at("gbps").get<double>();
             if (kind == event::loaded) loaded = true;
         },
         settings_.harness_limit_s);
@@ -362,13 +364,18 @@ void runner_session::announce(const nlohmann::json& message, const std::vector<t
 struct runner_session::call_checks {
     std::map<int, call_outcome> failures;  // the first wrong outputs of each test: the judge's verdict
     std::map<int, int> calls;              // outputs compared, by test
-    std::map<int, std::vector<std::chrono::steady_clock::time_point>> arrivals;  // on the judge's clock
+    // The runner's share of each call's cycle, on the judge's clock: from the ack of the call before
+    // to this call's outputs (the judge's own comparing stays out).
+    std::map<int, std::vector<double>> cycles_ms;
+    std::map<int, std::chrono::steady_clock::time_point> last_ack;
 };
 
 bool runner_session::check_outputs(int test, const named_arrays& expected, const std::string& where, bool stop,
                                    call_checks& checks) {
     const scalar_values& scalars = spec_.tests.at(static_cast<std::size_t>(test)).scalars;
-    checks.arrivals[test].push_back(clock::now());
+    if (const auto acked = checks.last_ack.find(test); acked != checks.last_ack.end())
+        checks.cycles_ms[test].push_back(
+            std::chrono::duration<double, std::milli>(clock::now() - acked->second).count());
     ++checks.calls[test];
     named_arrays got = process_->outputs().read(spec_, scalars);  // a copy: the runner may write on
     const bool passed = passes_as(spec_, scalars, expected, got);
@@ -379,6 +386,7 @@ bool runner_session::check_outputs(int test, const named_arrays& expected, const
         wrong_outputs_[test] = std::move(got);
     }
     process_->send(job_line(job::ack, outputs_ack{passed || !stop}));
+    checks.last_ack[test] = clock::now();
     return passed;
 }
 
@@ -460,38 +468,40 @@ bool runner_session::profile(const test_job& job, const expected_by_test& expect
 
 namespace {
 
-// The median gap between consecutive outputs of the last `count` calls, on the judge's clock: what
-// one call took with everything around it (loading, checks, shipping). 0 with fewer than two.
-double median_cycle_ms(const std::vector<std::chrono::steady_clock::time_point>& arrivals, int count) {
-    const std::size_t n = std::min<std::size_t>(arrivals.size(), static_cast<std::size_t>(std::max(count, 0)) + 1);
-    if (n < 2) return 0;
-    std::vector<double> gaps;
-    for (std::size_t i = arrivals.size() - n + 1; i < arrivals.size(); ++i)
-        gaps.push_back(std::chrono::duration<double, std::milli>(arrivals[i] - arrivals[i - 1]).count());
-    std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 2), gaps.end());
-    return gaps[gaps.size() / 2];
+// The median of the last `count` cycles (the sampled calls'); 0 without any.
+double median_cycle_ms(std::vector<double> cycles, int count) {
+    if (count <= 0 || cycles.empty()) return 0;
+    if (cycles.size() > static_cast<std::size_t>(count))
+        cycles.erase(cycles.begin(), cycles.end() - static_cast<std::ptrdiff_t>(count));
+    std::nth_element(cycles.begin(), cycles.begin() + static_cast<std::ptrdiff_t>(cycles.size() / 2), cycles.end());
+    return cycles[cycles.size() / 2];
 }
 
 // A timed test the runner says passed, against what the judge saw of it: as many outputs as
 // samples at least, and a median no longer than the calls' own cycle on the judge's clock.
-void check_timing(test_report& report, int calls, const std::vector<std::chrono::steady_clock::time_point>& arrivals) {
-    if (report.result != verdict::accepted || !report.timing) return;
-    const timing_summary& timing = *report.timing;
-    if (timing.stats.count > calls) {
+void check_timing(test_report& report, int calls, const std::vector<double>& cycles_ms) {
+    if (report.result != verdict::accepted) return;
+    const auto refuse = [&](const std::string& why) {
         report.result = verdict::runtime_error;
-        report.message = fmt::format(
-            "the runner reported {} timed samples but shipped the outputs of {} calls; nothing it reports can be "
-            "believed",
-            timing.stats.count, calls);
+        report.message = fmt::format("{}; nothing it reports can be believed", why);
         report.timing.reset();
-        return;
-    }
-    report.cycle_median_ms = median_cycle_ms(arrivals, timing.stats.count);
+    };
+    if (!report.timing) return refuse("the runner reported a timed pass without its timing");
+    const timing_summary& timing = *report.timing;
+    const sample_stats& t = timing.stats;
+    if (!(std::isfinite(t.median) && std::isfinite(t.min) && std::isfinite(t.mean) && t.min > 0 && t.min <= t.median &&
+          t.median <= t.max && t.count >= 2))
+        return refuse(fmt::format("the runner reported timing that no run gives (median {}, min {}, {} samples)",
+                                  t.median, t.min, t.count));
+    if (t.count > calls)
+        return refuse(
+            fmt::format("the runner reported {} timed samples but shipped the outputs of {} calls", t.count, calls));
+    report.cycle_median_ms = median_cycle_ms(cycles_ms, timing.stats.count);
     // A call cannot take longer than the whole cycle around it (with the clocks' granularity).
     if (report.cycle_median_ms > 0 && timing.stats.median > report.cycle_median_ms * 1.05 + 0.05) {
         report.result = verdict::impossible_time;
         report.message = fmt::format(
-            "the reported median of {:.1f} µs is longer than the {:.1f} µs between consecutive calls' outputs on the "
+            "the reported median of {:.1f} µs is longer than the {:.1f} µs each call's whole cycle took on the "
             "judge's clock",
             timing.stats.median * 1e3, report.cycle_median_ms * 1e3);
         report.timing.reset();
@@ -528,7 +538,7 @@ bool runner_session::time(const time_job& job, const expected_by_data_set& expec
             if (is_event(message, event::result))
                 if (test_report* report = report_of(test_of(message), reports)) {
                     apply_checks(*report, checks.failures, checks.calls);
-                    check_timing(*report, checks.calls[report->index], checks.arrivals[report->index]);
+                    check_timing(*report, checks.calls[report->index], checks.cycles_ms[report->index]);
                 }
         },
         settings_.harness_limit_s);

@@ -27,7 +27,7 @@ struct test_report {
     double wall_ms = 0;
     std::optional<timing_summary> timing;  // timed runs only
     std::optional<cause_kind> cause;       // a wrong answer's likely cause, named in the message
-    double cycle_median_ms = 0;            // timed runs: the median gap between calls' outputs, judge's clock
+    double cycle_median_ms = 0;            // timed runs: the runner's median share of a call's cycle, judge's clock
 };
 
 // How long a reference may compute one output before its process is killed: 120 s, or
