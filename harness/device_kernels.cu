@@ -1,7 +1,6 @@
 #include "cuda_check.hpp"
 #include "cuda_resources.hpp"
 #include "device_kernels.hpp"
-#include "element_match.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -84,23 +83,6 @@ void launch_first_difference(const void* d_a, const void* d_b, std::size_t num_b
     GJ_CUDA_CHECK(cudaGetLastError());
 }
 
-__device__ bool element_matches(std::uint32_t expected, std::uint32_t got, element_type type, double atol,
-                                double rtol) {
-    if (type == element_type::i32) return int_matches(expected, got);
-    return float_matches(__uint_as_float(expected), __uint_as_float(got), atol, rtol);
-}
-
-__global__ void count_mismatches_kernel(const std::uint32_t* d_expected, const std::uint32_t* d_got, element_type type,
-                                        std::size_t num_items, double atol, double rtol, unsigned long long* d_count) {
-    unsigned long long count = 0;
-    for (std::size_t i = first_index(); i < num_items; i += grid_stride())
-        count += !element_matches(d_expected[i], d_got[i], type, atol, rtol);
-    // One atomic per warp: blocks are whole warps, so every lane reaches the shuffles.
-    for (int offset = 16; offset > 0; offset /= 2) count += __shfl_down_sync(0xFFFFFFFFu, count, offset);
-    if (threadIdx.x % 32 == 0 && count != 0) atomicAdd(d_count, count);
-}
-
-// A device counter with every byte set to `initial_byte`, on the legacy default stream.
 device_allocation make_counter(unsigned char initial_byte) {
     device_allocation d_counter(sizeof(unsigned long long));
     GJ_CUDA_CHECK(cudaMemset(d_counter.get(), initial_byte, sizeof(unsigned long long)));
@@ -149,17 +131,6 @@ std::optional<std::size_t> first_difference_on_device(const void* d_a, const voi
     const unsigned long long h_first = read_counter(d_first);
     if (h_first == kNone) return std::nullopt;
     return static_cast<std::size_t>(h_first);
-}
-
-std::size_t count_mismatches_on_device(const void* d_expected, const void* d_got, element_type type,
-                                       std::size_t num_items, tolerance tol) {
-    if (num_items == 0) return 0;
-    device_allocation d_count = make_counter(0);
-    count_mismatches_kernel<<<grid_for(num_items), kThreads>>>(
-        static_cast<const std::uint32_t*>(d_expected), static_cast<const std::uint32_t*>(d_got), type, num_items,
-        tol.atol, tol.rtol, static_cast<unsigned long long*>(d_count.get()));
-    finish_kernels();
-    return static_cast<std::size_t>(read_counter(d_count));
 }
 
 }  // namespace gpujudge

@@ -22,9 +22,4 @@ void scatter_on_device(void* d_dst, const std::uint64_t* h_indices, const std::u
 // index).
 std::optional<std::size_t> first_difference_on_device(const void* d_a, const void* d_b, std::size_t num_bytes);
 
-// How many elements of d_got fail the element rule against d_expected (floats: float_matches with tol; ints: exact
-// bits).
-std::size_t count_mismatches_on_device(const void* d_expected, const void* d_got, element_type type,
-                                       std::size_t num_items, tolerance tol);
-
 }  // namespace gpujudge

@@ -92,10 +92,6 @@ public:
                  std::size_t num_items) override {
         scatter_on_device(dst, h_indices, h_bits, num_items);
     }
-    std::size_t count_mismatches(const void* expected, const void* got, element_type type, std::size_t num_items,
-                                 tolerance tol) override {
-        return count_mismatches_on_device(expected, got, type, num_items, tol);
-    }
     call_status finish_call() override {
         // cudaDeviceSynchronize waits for every stream, the submission's private ones included.
         const cudaError_t sync = cudaDeviceSynchronize();

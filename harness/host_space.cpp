@@ -1,4 +1,3 @@
-#include "element_match.hpp"
 #include "generator.hpp"
 #include "memory_space.hpp"
 
@@ -23,31 +22,6 @@ std::optional<std::size_t> first_different_byte(const void* a, const void* b, st
         return std::mismatch(bytes_a + begin, bytes_a + end, bytes_b + begin).first - bytes_a;
     }
     return std::nullopt;
-}
-
-// The stored bits of element i (every element type is 32 bits wide, as stored_bits gives them).
-std::uint32_t word_at(const void* data, element_type type, std::size_t i) {
-    std::uint32_t word;
-    std::memcpy(&word, static_cast<const unsigned char*>(data) + element_size(type) * i, sizeof word);
-    return word;
-}
-
-float as_float(std::uint32_t bits) {
-    float value;
-    std::memcpy(&value, &bits, sizeof value);
-    return value;
-}
-
-std::size_t count_mismatching(const void* expected, const void* got, element_type type, std::size_t num_items,
-                              tolerance tol) {
-    std::size_t count = 0;
-    for (std::size_t i = 0; i < num_items; ++i) {
-        const std::uint32_t e = word_at(expected, type, i), g = word_at(got, type, i);
-        const bool ok =
-            type == element_type::i32 ? int_matches(e, g) : float_matches(as_float(e), as_float(g), tol.atol, tol.rtol);
-        count += !ok;
-    }
-    return count;
 }
 
 // Host memory has no events: both clocks are the host's.
@@ -88,10 +62,6 @@ public:
                  std::size_t num_items) override {
         for (std::size_t i = 0; i < num_items; ++i)
             std::memcpy(static_cast<char*>(dst) + 4 * h_indices[i], &h_bits[i], 4);
-    }
-    std::size_t count_mismatches(const void* expected, const void* got, element_type type, std::size_t num_items,
-                                 tolerance tol) override {
-        return count_mismatching(expected, got, type, num_items, tol);
     }
     call_status finish_call() override { return {}; }
     void flush_caches() override {}

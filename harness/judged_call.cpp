@@ -44,13 +44,6 @@ host_array buffer_set::download(const parameter& param) const {
     return values;
 }
 
-named_arrays buffer_set::download_outputs() const {
-    named_arrays outputs;
-    for (const auto& [param, buffer] : buffers_)
-        if (param->is_output()) outputs.emplace(param->name, download(*param));
-    return outputs;
-}
-
 call_outcome call_solve(const c_function& solve, const buffer_set& buffers, const scalar_values& scalars,
                         memory_space& space, call_listener& listener) {
     const call_status settled = space.finish_call();  // the harness's own writes, never timed

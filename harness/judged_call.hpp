@@ -39,7 +39,6 @@ public:
     // Fills the inputs from buffers of the same space, poisons the outputs and arms every guard.
     void load_from(const buffer_sources& sources);
     host_array download(const parameter& param) const;
-    named_arrays download_outputs() const;
 
 private:
     const problem_spec* spec_;

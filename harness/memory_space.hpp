@@ -36,9 +36,6 @@ public:
                          std::size_t num_items) = 0;
     // The first byte offset where the two buffers differ, if any.
     virtual std::optional<std::size_t> first_difference(const void* a, const void* b, std::size_t num_bytes) = 0;
-    // How many elements of `got` fail compare_output's rule against `expected`.
-    virtual std::size_t count_mismatches(const void* expected, const void* got, element_type type,
-                                         std::size_t num_items, tolerance tol) = 0;
     // After solve returns: waits for all work on every stream and reports the error it left.
     virtual call_status finish_call() = 0;
     // Evicts the inputs from the caches, so that every timed call starts cold.

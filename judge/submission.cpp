@@ -217,27 +217,14 @@ std::future<timed_plan> plan_in_background(const problem_spec& spec, const judge
     });
 }
 
-// The outputs of the calls that gave a wrong answer, as files to look for a likely cause in, for
-// problems that declare causes (problem.yaml `diagnosis:`); none for the others.
-std::map<int, std::filesystem::path> keep_wrong_outputs(const temp_dir& dir, const problem_spec& spec,
-                                                        const runner_session& session) {
-    std::map<int, std::filesystem::path> files;
-    if (spec.diagnosis.empty()) return files;
-    for (const auto& [index, outputs] : session.wrong_outputs()) {
-        files[index] = dir.path() / fmt::format("test-{}.out", index);
-        write_outputs(files[index], spec, outputs);
-    }
-    return files;
-}
-
 // After a wrong answer, its likely cause from the inputs or the reference (wrong_answer_causes.hpp).
 // The timed data is no longer wanted: its reference work stops first.
 void find_cause(const problem_spec& spec, const std::filesystem::path& reference, reference_outputs& references,
-                const std::map<int, std::filesystem::path>& got_files, judge_context& context, judgement& result) {
-    if (got_files.empty() || first_failure(result.tests) != verdict::wrong_answer) return;
+                const std::map<int, named_arrays>& wrong_outputs, judge_context& context, judgement& result) {
+    if (spec.diagnosis.empty() || wrong_outputs.empty() || first_failure(result.tests) != verdict::wrong_answer) return;
     references.cancel();
     reference_outputs again(spec, reference, context.compiler.cache_dir, context.runner);
-    context.timings.measure("likely cause", [&] { add_wrong_answer_cause(spec, again, got_files, result.tests); });
+    context.timings.measure("likely cause", [&] { add_wrong_answer_cause(spec, again, wrong_outputs, result.tests); });
 }
 
 // Loads the compiled library, measuring the device's ceiling on the way when none is known yet.
@@ -325,8 +312,7 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
     std::optional<double> peak = known_peak(context, result.device);
     if (load_submission(session, on_device, context, peak, result)) {
         timings.measure("judged calls", [&] { run_tests(spec, options, expected_outputs, session, result); });
-        const temp_dir got_dir("got");
-        find_cause(spec, reference, references, keep_wrong_outputs(got_dir, spec, session), context, result);
+        find_cause(spec, reference, references, session.wrong_outputs(), context, result);
         if (plan.valid() && first_failure(result.tests) == verdict::accepted) {
             const timed_plan chosen = timings.measure("waiting for timed data", [&] { return plan.get(); });
             result.bench = time_submission(spec, source, session, chosen, peak.value_or(0), options, context, result);

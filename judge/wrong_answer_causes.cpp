@@ -121,20 +121,15 @@ std::optional<cause> shift_cause(const problem_spec& spec, const scalar_values& 
 }
 
 void add_wrong_answer_cause(const problem_spec& spec, reference_outputs& references,
-                            const std::map<int, std::filesystem::path>& got_files, std::vector<test_report>& reports) {
+                            const std::map<int, named_arrays>& wrong_outputs, std::vector<test_report>& reports) {
     if (spec.diagnosis.empty()) return;
     const auto failed = std::find_if(reports.begin(), reports.end(),
                                      [](const test_report& r) { return r.result != verdict::accepted; });
     if (failed == reports.end() || failed->result != verdict::wrong_answer || failed->cause) return;
-    const auto file = got_files.find(failed->index);
-    if (file == got_files.end()) return;
+    const auto received = wrong_outputs.find(failed->index);
+    if (received == wrong_outputs.end()) return;
+    const named_arrays& got = received->second;
     const test_spec& test = spec.tests.at(static_cast<std::size_t>(failed->index));
-    named_arrays got;
-    try {
-        got = read_outputs(file->second, spec, test.scalars);
-    } catch (const std::exception&) {
-        return;  // the runner wrote none (or the submission spoiled them): nothing to say
-    }
     const data_set_spec data = own_data(test);
     const named_arrays expected =
         test.kind == test_kind::example

@@ -37,11 +37,11 @@ std::optional<cause> shift_cause(const problem_spec& spec, const scalar_values& 
                                  const named_arrays& expected, const named_arrays& got);
 
 // The first test in `reports` that did not pass, when it is a wrong answer whose message names no
-// cause yet: its outputs, which the runner wrote to got_files[test], against the declared sums,
-// then against the reference over shifted bounds. The cause goes into its report and message. A
-// diagnosis that cannot be made (no outputs written) says nothing; a broken reference throws
+// cause yet: its outputs (`wrong_outputs[test]`, what the judge received), against the declared
+// sums, then against the reference over shifted bounds. The cause goes into its report and message.
+// A diagnosis that cannot be made (no outputs received) says nothing; a broken reference throws
 // problem_error, as anywhere.
 void add_wrong_answer_cause(const problem_spec& spec, reference_outputs& references,
-                            const std::map<int, std::filesystem::path>& got_files, std::vector<test_report>& reports);
+                            const std::map<int, named_arrays>& wrong_outputs, std::vector<test_report>& reports);
 
 }  // namespace gpujudge

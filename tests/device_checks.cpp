@@ -171,75 +171,6 @@ void check_first_differences(checks& out, memory_space& device, memory_space& ho
     check_first_difference(out, device, host, pair, 3, {last - 3 - 1, num_bytes / 2}, "unaligned");
 }
 
-// ---- mismatch counts ----
-
-// NaN, infinities, signed zeros, denormals, the poison pattern and values around the tolerance.
-void plant_float_edges(host_array& expected, host_array& got) {
-    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-    const float denormal = std::numeric_limits<float>::denorm_min();
-    const float poison = [] {
-        float f;
-        const std::uint32_t bits = 0xFFFFFFFFu;
-        std::memcpy(&f, &bits, 4);
-        return f;
-    }();
-    const std::vector<std::pair<float, float>> edges = {
-        {nan, nan},       {nan, 1},     {1, nan},    {inf, inf},          {inf, -inf},        {-inf, -inf},
-        {1e30f, inf},     {0, -0.0f},   {-0.0f, 0},  {denormal, 0},       {0, denormal},      {5, poison},
-        {poison, poison}, {1, 1.0011f}, {1, 1.001f}, {-1000, -1000.002f}, {3.4e38f, -3.4e38f}};
-    for (std::size_t i = 0; i < edges.size() && i < expected.size(); ++i) {
-        expected.as<float>()[i] = edges[i].first;
-        got.as<float>()[i] = edges[i].second;
-    }
-}
-
-// Expected: uniform in [-1000, 1000); got: the same plus noise around the tolerance, so that many
-// elements lie next to the boundary, where any difference in rounding would change the decision.
-std::pair<host_array, host_array> float_outputs(std::size_t n) {
-    host_array expected(element_type::f32, n), got(element_type::f32, n), noise(element_type::f32, n);
-    generate(make(generator_kind::uniform, {"-1000", "1000"}), {}, 5, 0, expected);
-    generate(make(generator_kind::uniform, {"-0.002", "0.002"}), {}, 5, 1, noise);
-    for (std::size_t i = 0; i < n; ++i) got.as<float>()[i] = expected.as<float>()[i] + noise.as<float>()[i];
-    plant_float_edges(expected, got);
-    return {std::move(expected), std::move(got)};
-}
-
-std::pair<host_array, host_array> int_outputs(std::size_t n) {
-    host_array expected(element_type::i32, n), got(element_type::i32, n);
-    generate(make(generator_kind::integers, {"-100", "100"}), {}, 6, 0, expected);
-    std::memcpy(got.data(), expected.data(), expected.size_bytes());
-    for (std::size_t i = 0; i < n; i += 7) got.as<std::int32_t>()[i] += 1;
-    for (std::size_t i = 3; i < n; i += 1001) std::memset(got.as<std::int32_t>() + i, 0xA5, 4);  // poison
-    return {std::move(expected), std::move(got)};
-}
-
-void check_counts(checks& out, memory_space& device, memory_space& host, const host_array& expected,
-                  const host_array& got, const std::vector<tolerance>& tolerances) {
-    const std::size_t n = expected.size();
-    device_allocation d_expected(expected.size_bytes()), d_got(got.size_bytes());
-    device.upload(d_expected.get(), expected.data(), expected.size_bytes());
-    device.upload(d_got.get(), got.data(), got.size_bytes());
-    for (const tolerance& tol : tolerances) {
-        const std::size_t on_device = device.count_mismatches(d_expected.get(), d_got.get(), expected.type(), n, tol);
-        const std::size_t on_host = host.count_mismatches(expected.data(), got.data(), expected.type(), n, tol);
-        const std::size_t compared =
-            compare_output("out", expected, got, tol, {static_cast<long long>(n)}).num_mismatches;
-        out.report(on_device == compared && on_host == compared,
-                   fmt::format("count_mismatches {} n={} atol={:g} rtol={:g}", to_string(expected.type()), n, tol.atol,
-                               tol.rtol),
-                   fmt::format("compare_output {}, host {}, device {}", compared, on_host, on_device));
-    }
-}
-
-void check_counts(checks& out, memory_space& device, memory_space& host) {
-    for (std::size_t n : {std::size_t{17}, (std::size_t{1} << 20) + 3, std::size_t{100'000'003}}) {
-        const auto [expected, got] = float_outputs(n);
-        check_counts(out, device, host, expected, got, {{0, 0}, {0.001, 0}, {0.0005, 1e-6}, {1e-3, 1e-3}});
-        const auto [ints, other_ints] = int_outputs(n);
-        check_counts(out, device, host, ints, other_ints, {{1, 1}});
-    }
-}
-
 }  // namespace
 
 int main() {
@@ -254,7 +185,6 @@ int main() {
         check_generators(out, *device);
         check_first_differences(out, *device, *host, (std::size_t{1} << 22) + 13);
         check_first_differences(out, *device, *host, std::size_t{400'000'013});
-        check_counts(out, *device, *host);
     } catch (const std::exception& e) {
         out.report(false, "exception", e.what());
     }

@@ -220,19 +220,3 @@ TEST_CASE("the host space finds the first differing byte", "[compare]") {
     b[100] = 0;
     CHECK(space->first_difference(a.data() + 1, b.data() + 1, n - 1) == 99);  // unaligned
 }
-
-TEST_CASE("the host space counts mismatches as compare_output does", "[compare]") {
-    const auto space = make_host_space();
-    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-    const host_array expected = floats({nan, nan, 1, inf, inf, -inf, 1e30f, 1, 1, 0, -0.0f, 100});
-    const host_array got = floats({nan, 1, nan, inf, -inf, -inf, inf, 1.5f, 1.6f, -0.0f, 0, 100.25f});
-    const tolerance tol{0.5, 0.0025};  // around 1, +-0.5025 matches; around 100, +-0.75
-    const std::size_t counted =
-        space->count_mismatches(expected.data(), got.data(), element_type::f32, expected.size(), tol);
-    CHECK(counted == 5);
-    CHECK(counted == compare_output("out", expected, got, tol, {12}).num_mismatches);
-
-    // Integers compare exactly, whatever the tolerance.
-    const std::int32_t ints[] = {1, -5, 7}, other[] = {1, -5, 8};
-    CHECK(space->count_mismatches(ints, other, element_type::i32, 3, {10, 10}) == 1);
-}
