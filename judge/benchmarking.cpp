@@ -101,7 +101,7 @@ std::vector<bench_figures> time_loaded(runner_session& session, const problem_sp
     return figures;
 }
 
-std::optional<bench_entry> baseline_entry(const problem_spec& spec, const timed_plan& plan, judge_context& context,
+std::optional<bench_entry> baseline_entry(const problem_spec& spec, const plan_source& plan, judge_context& context,
                                           history* results, const device_message& device, double peak_gbps) {
     const auto source = find_baseline(context, spec.slug);
     if (!source) return std::nullopt;
@@ -122,7 +122,7 @@ std::optional<bench_entry> baseline_entry(const problem_spec& spec, const timed_
         runner_session session(spec, context.runner);
         if (auto failure = session.load(entry.compile.library, "solve"))
             throw problem_error(fmt::format("{}: {}", source->string(), *failure));
-        return time_loaded(session, spec, plan, peak_gbps);
+        return time_loaded(session, spec, plan(), peak_gbps);
     });
     const bool all_passed = !first_failure(entry);
     if (results && all_passed) results->save_baseline_figures(key, nlohmann::json(entry.figures).dump());

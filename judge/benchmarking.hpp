@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <random>
 #include <string>
@@ -73,8 +74,10 @@ std::vector<bench_figures> time_loaded(runner_session& session, const problem_sp
                                        double peak_gbps);
 
 // The problem's baseline's figures: from the history when the device, the baseline, the judge
-// and the problem are unchanged since they were measured, else timed now (and kept).
-std::optional<bench_entry> baseline_entry(const problem_spec& spec, const timed_plan& plan, judge_context& context,
+// and the problem are unchanged since they were measured, else timed now (and kept) on `plan()`,
+// which is asked for only then.
+using plan_source = std::function<const timed_plan&()>;
+std::optional<bench_entry> baseline_entry(const problem_spec& spec, const plan_source& plan, judge_context& context,
                                           history* results, const device_message& device, double peak_gbps);
 
 // The judge's own clock against a submission's reported medians. A timed call's cycle (load,

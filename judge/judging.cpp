@@ -24,7 +24,8 @@ namespace {
 using clock = std::chrono::steady_clock;
 
 clock::time_point after(double seconds) {
-    return clock::now() + std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+    const double capped = std::min(seconds, 1e8);  // "no limit" (1e300) must not overflow the clock
+    return clock::now() + std::chrono::milliseconds(static_cast<long long>(capped * 1000));
 }
 
 std::string explain_death(const child_exit& exit, bool in_call) {
@@ -38,6 +39,13 @@ std::string explain_death(const child_exit& exit, bool in_call) {
                            exit.describe());
     return fmt::format("the process ended ({}) {}", exit.describe(), where);
 }
+
+constexpr const char* kDeaf =
+    "the runner stopped taking the judge's messages (the submission took over its control pipe); nothing it "
+    "reported can be believed";
+
+// How long one line to the runner may take to go through, in seconds.
+constexpr double kSendLimitS = 30;
 
 constexpr const char* kForged =
     "the submission wrote into the judge's result channel (a line the runner did not seal); nothing it "
@@ -58,18 +66,6 @@ void stage_file(const std::filesystem::path& from, const std::filesystem::path& 
     std::filesystem::remove(to, error);
     std::filesystem::create_hard_link(from, to, error);
     if (error) std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
-}
-
-// A file a sandboxed runner wrote, moved to where the judge keeps it; by a private name first when
-// it must be copied, so that no reader sees half of it.
-void unstage_file(const std::filesystem::path& from, const std::filesystem::path& to) {
-    std::error_code error;
-    std::filesystem::rename(from, to, error);
-    if (!error) return;
-    const std::filesystem::path partial = private_name(to);
-    std::filesystem::copy_file(from, partial, std::filesystem::copy_options::overwrite_existing);
-    std::filesystem::rename(partial, to);
-    std::filesystem::remove(from, error);
 }
 
 // What a runner sees in the sandbox besides the system: its own executable's folder and ../lib,
@@ -115,9 +111,12 @@ sandbox_policy runner_policy(const runner_settings& settings, const problem_spec
 
 // How a job ended: `done`, or why not, with the test it was on.
 struct runner_session::job_end {
-    enum class how { done, closed, timeout, forged, fatal, interrupted } kind = how::done;
+    // `deaf`: the runner stopped taking the judge's lines (the submission holds its control pipe).
+    // `overran`: the job outlived the longest an honest one takes (see run_job).
+    enum class how { done, closed, timeout, forged, fatal, interrupted, deaf, overran } kind = how::done;
     int test = -1;  // the test in progress, -1 between tests
     bool in_call = false;
+    double job_limit_s = 0;
     child_exit exit;
     std::string message;
 };
@@ -194,17 +193,34 @@ const std::optional<std::string>& runner_session::no_device() {
     return no_device_;
 }
 
+bool runner_session::send(const nlohmann::json& line) {
+    if (!process_) return false;
+    if (process_->send(line, after(kSendLimitS))) return true;
+    deaf_ = true;
+    process_->kill();  // its channel closes: the job in progress ends as `deaf`
+    return false;
+}
+
+void runner_session::acknowledge(bool go) {
+    send(job_line(job::ack, outputs_ack{go}));
+}
+
 runner_session::job_end runner_session::run_job(const nlohmann::json& line,
                                                 const std::function<void(const nlohmann::json&)>& on_event,
-                                                double idle_limit_s) {
+                                                double idle_limit_s, double job_limit_s) {
     job_end end;
-    if (!process_ || !process_->send(line)) {
-        end.kind = job_end::how::closed;
+    end.job_limit_s = job_limit_s;
+    deaf_ = false;
+    if (!send(line)) {
+        end.kind = deaf_ ? job_end::how::deaf : job_end::how::closed;
         if (process_) end.exit = process_->finish(true);
         return end;
     }
-    const double call_limit_s = (time_limit_ms() + settings_.call_slack_ms) / 1000;
-    auto deadline = after(idle_limit_s);
+    const double call_limit_s = this->call_limit_s();
+    // Each message moves the deadline on; this one never moves: a runner whose messages keep
+    // coming (the submission knows the channel's key, it is in its process) still ends.
+    const auto job_deadline = after(job_limit_s);
+    auto deadline = std::min(after(idle_limit_s), job_deadline);
     nlohmann::json message;
     for (;;) {
         const auto status = process_->next(message, deadline, interrupt_fd_);
@@ -215,7 +231,7 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
             return end;
         }
         if (status == runner_process::read_status::timeout) {
-            end.kind = job_end::how::timeout;
+            end.kind = clock::now() >= job_deadline ? job_end::how::overran : job_end::how::timeout;
             stop(true);
             return end;
         }
@@ -225,7 +241,7 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
             return end;
         }
         if (status == runner_process::read_status::closed) {
-            end.kind = job_end::how::closed;
+            end.kind = deaf_ ? job_end::how::deaf : job_end::how::closed;
             end.exit = process_->finish(false);
             stop(false);
             return end;
@@ -237,7 +253,7 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
         if (kind == event::call) end.in_call = true;
         if (kind == event::returned) end.in_call = false;
         if (kind == event::result) end.test = -1;
-        deadline = after(end.in_call ? call_limit_s : idle_limit_s);
+        deadline = std::min(after(end.in_call ? call_limit_s : idle_limit_s), job_deadline);
         if (kind == event::done) return end;
         if (kind == event::fatal) {
             end.kind = job_end::how::fatal;
@@ -267,7 +283,7 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
             if (kind == event::peak && peak && !*peak) *peak = message.at("body").at("gbps").get<double>();
             if (kind == event::loaded) loaded = true;
         },
-        settings_.harness_limit_s);
+        settings_.harness_limit_s, settings_.harness_limit_s);
     switch (end.kind) {
         case job_end::how::done:
             return loaded ? std::nullopt : std::optional<std::string>("the runner did not load the library");
@@ -278,7 +294,10 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
         case job_end::how::fatal:
             return end.message;
         case job_end::how::timeout:
+        case job_end::how::overran:
             return fmt::format("the runner did not load the library within {:g} s", settings_.harness_limit_s);
+        case job_end::how::deaf:
+            return std::string(kDeaf);
         case job_end::how::closed:
             break;
     }
@@ -308,6 +327,16 @@ bool runner_session::record_end(const job_end& end, std::vector<test_report>& re
         case job_end::how::forged:
             target->result = verdict::runtime_error;
             target->message = kForged;
+            break;
+        case job_end::how::deaf:
+            target->result = verdict::runtime_error;
+            target->message = kDeaf;
+            break;
+        case job_end::how::overran:
+            target->result = verdict::time_limit_exceeded;
+            target->message = fmt::format(
+                "the runner was still busy after {:.0f} s, longer than the whole job may take; the process was killed",
+                end.job_limit_s);
             break;
         case job_end::how::closed:
             target->result = verdict::runtime_error;
@@ -385,7 +414,7 @@ bool runner_session::check_outputs(int test, const named_arrays& expected, const
         checks.failures.emplace(test, std::move(outcome));
         wrong_outputs_[test] = std::move(got);
     }
-    process_->send(job_line(job::ack, outputs_ack{passed || !stop}));
+    acknowledge(passed || !stop);
     checks.last_ack[test] = clock::now();
     return passed;
 }
@@ -429,8 +458,10 @@ void apply_checks(test_report& report, const std::map<int, call_outcome>& failur
 }  // namespace
 
 bool runner_session::judge_calls(const char* kind, const nlohmann::json& body, const expected_by_test& expected,
-                                 bool stop, progress_step::stage stage, double wall_limit_ms,
+                                 bool stop, progress_step::stage stage, double wall_limit_ms, int calls_per_test,
                                  std::vector<test_report>& reports) {
+    const double job_limit_s =
+        static_cast<double>(expected.size()) * (settings_.harness_limit_s + calls_per_test * call_limit_s());
     call_checks checks;
     bool believable = true;
     const job_end end = run_job(
@@ -441,7 +472,7 @@ bool runner_session::judge_calls(const char* kind, const nlohmann::json& body, c
                 const auto found = expected.find(test_of(message));
                 if (found == expected.end()) {  // outputs of a test not asked for
                     believable = false;
-                    process_->send(job_line(job::ack, outputs_ack{false}));
+                    acknowledge(false);
                     return;
                 }
                 check_outputs(found->first, found->second, "", stop, checks);
@@ -452,18 +483,18 @@ bool runner_session::judge_calls(const char* kind, const nlohmann::json& body, c
                 if (test_report* report = report_of(test_of(message), reports))
                     apply_checks(*report, checks.failures, checks.calls);
         },
-        settings_.harness_limit_s);
+        settings_.harness_limit_s, job_limit_s);
     return record_end(end, reports) && believable;
 }
 
 bool runner_session::judge(const judge_job& job, const expected_by_test& expected, std::vector<test_report>& reports) {
     return judge_calls(job::judge, job, expected, job.stop_at_failure, progress_step::stage::testing, time_limit_ms(),
-                       reports);
+                       1, reports);
 }
 
 bool runner_session::profile(const test_job& job, const expected_by_test& expected, std::vector<test_report>& reports) {
     // The profiled call is slow: no wall limit beyond the runner's own.
-    return judge_calls(job::profile, job, expected, true, progress_step::stage::profiling, 1e300, reports);
+    return judge_calls(job::profile, job, expected, true, progress_step::stage::profiling, 1e300, 2, reports);
 }
 
 namespace {
@@ -510,6 +541,15 @@ void check_timing(test_report& report, int calls, const std::vector<double>& cyc
 
 }  // namespace
 
+double runner_session::time_job_limit_s(const time_job& job) const {
+    // Warm-up may start over once (timed_runs.cpp); sampling stops at the budget, past it only to
+    // reach 16 samples. Twice that, for the judge's own comparing and a loaded machine.
+    const timed_settings& t = job.settings;
+    const double per_test =
+        settings_.harness_limit_s + 2 * (2 * t.warmup_s + t.budget_s) + 2 * (2 * t.warmup + 32) * call_limit_s();
+    return static_cast<double>(job.tests.size()) * per_test;
+}
+
 bool runner_session::time(const time_job& job, const expected_by_data_set& expected,
                           std::vector<test_report>& reports) {
     call_checks checks;
@@ -526,7 +566,7 @@ bool runner_session::time(const time_job& job, const expected_by_data_set& expec
                 const auto order = draws.find(test);
                 if (sets == expected.end() || order == draws.end()) {
                     believable = false;
-                    process_->send(job_line(job::ack, outputs_ack{false}));
+                    acknowledge(false);
                     return;
                 }
                 const std::size_t d = order->second.next();
@@ -541,7 +581,7 @@ bool runner_session::time(const time_job& job, const expected_by_data_set& expec
                     check_timing(*report, checks.calls[report->index], checks.cycles_ms[report->index]);
                 }
         },
-        settings_.harness_limit_s);
+        settings_.harness_limit_s, time_job_limit_s(job));
     return record_end(end, reports) && believable;
 }
 
@@ -559,8 +599,11 @@ std::optional<std::string> runner_session::reference_failure(const job_end& end,
         case job_end::how::done:
             break;
         case job_end::how::timeout:
+        case job_end::how::overran:
             return fmt::format("the reference did not finish within {:g} s; its process was killed",
                                settings_.reference_limit_s);
+        case job_end::how::deaf:
+            return std::string(kDeaf);
         case job_end::how::closed:
             return end.exit.signaled
                        ? fmt::format("the reference was killed by {} before writing its outputs", end.exit.describe())
@@ -595,12 +638,16 @@ void runner_session::write_references(const reference_job& asked) {
         }
     const std::uintmax_t printed_before = process_ ? process_->output_bytes() : 0;
     const job_end end = run_job(
-        job_line("reference", job), [](const nlohmann::json&) {}, settings_.reference_limit_s);
+        job_line(job::reference, job), [](const nlohmann::json&) {}, settings_.reference_limit_s,
+        settings_.reference_limit_s * static_cast<double>(std::max<std::size_t>(1, job.requests.size())));
     const std::uintmax_t printed_after = process_ ? process_->output_bytes() : printed_before;
     auto failure = reference_failure(end, printed_after - printed_before);
     for (std::size_t i = 0; i < staged.size() && !failure; ++i) {
-        if (std::filesystem::exists(staged[i]))
-            unstage_file(staged[i], asked.requests[i].expected_file);
+        const auto status = std::filesystem::symlink_status(staged[i]);
+        if (std::filesystem::is_regular_file(status))
+            take_out_of_sandbox(staged[i], asked.requests[i].expected_file);
+        else if (std::filesystem::exists(status))
+            failure = "the reference process left something other than a file where its outputs go";
         else
             failure = "the reference process ended its job without writing its outputs";
     }
@@ -610,6 +657,19 @@ void runner_session::write_references(const reference_job& asked) {
     for (const auto& file : staged) std::filesystem::remove(file, ignored);
     for (const auto& request : asked.requests) std::filesystem::remove(request.expected_file, ignored);
     throw problem_error(fmt::format("{}: {}", (spec_.dir / "reference.cpp").string(), *failure));
+}
+
+void take_out_of_sandbox(const std::filesystem::path& from, const std::filesystem::path& to) {
+    if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(from)))
+        throw std::runtime_error(
+            fmt::format("{}: not a regular file; a sandboxed process put it there", from.string()));
+    std::error_code error;
+    std::filesystem::rename(from, to, error);
+    if (!error) return;
+    const std::filesystem::path partial = private_name(to);
+    std::filesystem::copy_file(from, partial, std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::rename(partial, to);
+    std::filesystem::remove(from, error);
 }
 
 double default_reference_limit_s() {

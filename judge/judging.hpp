@@ -103,23 +103,32 @@ private:
     struct job_end;
     struct call_checks;
     bool judge_calls(const char* kind, const nlohmann::json& body, const expected_by_test& expected, bool stop,
-                     progress_step::stage stage, double wall_limit_ms, std::vector<test_report>& reports);
+                     progress_step::stage stage, double wall_limit_ms, int calls_per_test,
+                     std::vector<test_report>& reports);
     bool check_outputs(int test, const named_arrays& expected, const std::string& where, bool stop,
                        call_checks& checks);
+    // Sends `line` and reads its messages until `done`: no gap longer than `idle_limit_s` (the time
+    // limit during a call), and the whole job within `job_limit_s`.
     job_end run_job(const nlohmann::json& line, const std::function<void(const nlohmann::json&)>& on_event,
-                    double idle_limit_s);
+                    double idle_limit_s, double job_limit_s);
+    // A line to the runner; one it does not take in time kills it (see job_end::how::deaf).
+    bool send(const nlohmann::json& line);
+    double time_job_limit_s(const time_job& job) const;  // the longest an honest time job takes
+    void acknowledge(bool go);
     bool record_end(const job_end& end, std::vector<test_report>& reports);
     void announce(const nlohmann::json& message, const std::vector<test_report>& reports,
                   progress_step::stage stage) const;
     std::optional<std::string> reference_failure(const job_end& end, std::uintmax_t printed) const;
     void stop(bool kill);
     double time_limit_ms() const { return spec_.time_limit_ms * settings_.time_limit_scale; }
+    double call_limit_s() const { return (time_limit_ms() + settings_.call_slack_ms) / 1000; }
 
     const problem_spec& spec_;
     runner_settings settings_;
     temp_dir work_;
     std::unique_ptr<runner_process> process_;
     int interrupt_fd_ = -1;  // an eventfd: written by interrupt(), polled beside the channel
+    bool deaf_ = false;      // a line did not go through during the current job
     bool device_read_ = false;
     std::optional<device_message> device_;
     std::optional<std::string> no_device_;
@@ -129,6 +138,11 @@ private:
     // Sandboxed runners: what the runner sees of the judge's files (see runner_policy in judging.cpp).
     std::optional<temp_dir> stage_;
 };
+
+// A file a sandboxed process wrote (a reference's outputs, a profiler's report), moved to where the
+// judge keeps it; by a private name first when it must be copied, so that no reader sees half of it.
+// Throws unless it is a regular file: a link planted there must not lead the judge to another file.
+void take_out_of_sandbox(const std::filesystem::path& from, const std::filesystem::path& to);
 
 // The verdict of a list of tests: that of the first that did not pass.
 verdict first_failure(const std::vector<test_report>& tests);

@@ -78,12 +78,16 @@ std::pair<test_report, std::string> call_under_ncu(const problem_spec& spec, int
 // The submission's call under ncu; the verdict of that call when it fails there.
 std::optional<test_report> run_under_ncu(const problem_spec& spec, int test, const std::filesystem::path& ncu,
                                          judge_context& context, profile_result& result) {
+    // ncu runs in the sandbox, before the runner: it writes into a folder of this run's own, and the
+    // judge takes the report out (a regular file only) into the profiles folder, which stays unseen.
+    const temp_dir private_folder("ncu");
+    const std::filesystem::path written = private_folder.path() / "report.ncu-rep";
     runner_settings settings = context.runner;
-    settings.launcher = ncu_command(ncu, result.report);
-    settings.launcher_writable = {result.report.parent_path()};  // ncu runs in the sandbox, before the runner
+    settings.launcher = ncu_command(ncu, written);
+    settings.launcher_writable = {private_folder.path()};
     const double limit_s = profiled_call_limit_s(spec);
     settings.call_slack_ms = 1000 * limit_s - spec.time_limit_ms;
-    result.ncu_command = settings.launcher;
+    result.ncu_command = ncu_command(ncu, result.report);  // as the learner would run it
     result.ncu_command.push_back(settings.runner_exe.string());
     spdlog::debug("ncu: {}", joined(result.ncu_command));
     auto [call, output] = call_under_ncu(spec, test, settings, result.judged.compile.library, context);
@@ -97,7 +101,10 @@ std::optional<test_report> run_under_ncu(const problem_spec& spec, int test, con
     if (call.result != verdict::accepted && output.find("==ERROR==") != std::string::npos)
         call.message += "\n" + ncu_errors(output);  // what ncu said may be why
     if (call.result != verdict::accepted) return call;
-    if (!std::filesystem::exists(result.report) && output.find("No kernels were profiled") == std::string::npos)
+    const auto status = std::filesystem::symlink_status(written);
+    if (std::filesystem::is_regular_file(status))
+        take_out_of_sandbox(written, result.report);
+    else if (std::filesystem::exists(status) || output.find("No kernels were profiled") == std::string::npos)
         throw environment_error(
             fmt::format("ncu wrote no report ({}); it printed:\n{}", result.report.string(), ncu_errors(output)));
     return std::nullopt;

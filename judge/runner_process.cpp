@@ -15,6 +15,9 @@ namespace {
 // Longer than any message the runner sends: a longer line is someone else's.
 constexpr std::size_t kMaxLineBytes = std::size_t{16} << 20;
 
+// How long a job line may take to go through: a runner reads the next one as soon as it is idle.
+constexpr std::chrono::seconds kSendLimit{30};
+
 }  // namespace
 
 runner_process::runner_process(const std::filesystem::path& runner_exe, runner_backend backend,
@@ -36,6 +39,9 @@ runner_process::runner_process(const std::filesystem::path& runner_exe, runner_b
     }
     read_fd_ = channel[0];
     control_fd_ = control[1];
+    // The judge never blocks on a runner that stops reading: a write that cannot go on waits in
+    // poll, under a deadline (see send).
+    fcntl(control_fd_, F_SETFL, fcntl(control_fd_, F_GETFL) | O_NONBLOCK);
     try {
         std::vector<std::string> argv = launcher;
         argv.push_back(runner_exe.string());
@@ -48,7 +54,8 @@ runner_process::runner_process(const std::filesystem::path& runner_exe, runner_b
     }
     close(channel[1]);  // the child holds the only writer now: EOF means it is gone
     close(control[0]);
-    send(hello_job{key_.hex(), backend, problem_dir});  // the first line: the key travels nowhere else
+    // The first line: the key travels nowhere else.
+    send(nlohmann::json(hello_job{key_.hex(), backend, problem_dir}), std::chrono::steady_clock::now() + kSendLimit);
 }
 
 runner_process::~runner_process() {
@@ -56,7 +63,8 @@ runner_process::~runner_process() {
     if (control_fd_ >= 0) close(control_fd_);
 }
 
-bool runner_process::send(const nlohmann::json& line) {
+bool runner_process::send(const nlohmann::json& line, std::chrono::steady_clock::time_point deadline) {
+    if (control_fd_ < 0) return false;
     const std::string text = line.dump() + "\n";
     // A runner that died must not kill the judge with SIGPIPE.
     struct sigaction ignore {
@@ -66,9 +74,18 @@ bool runner_process::send(const nlohmann::json& line) {
     std::size_t written = 0;
     while (written < text.size()) {
         const ssize_t n = write(control_fd_, text.data() + written, text.size() - written);
-        if (n <= 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        written += static_cast<std::size_t>(n);
+        if (n > 0) {
+            written += static_cast<std::size_t>(n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n == 0 || errno != EAGAIN) break;
+        // The pipe is full: the runner is busy, or the submission holds its control pipe unread.
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) break;
+        pollfd entry{control_fd_, POLLOUT, 0};
+        poll(&entry, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
     }
     sigaction(SIGPIPE, &previous, nullptr);
     return written == text.size();

@@ -30,8 +30,9 @@ public:
     runner_process(const runner_process&) = delete;
     runner_process& operator=(const runner_process&) = delete;
 
-    // Sends one job line; false when the runner no longer reads them.
-    bool send(const nlohmann::json& job_line);
+    // Sends one job line; false when the runner no longer reads them, or has not taken the whole
+    // line by `deadline` (the control pipe never blocks the judge).
+    bool send(const nlohmann::json& job_line, std::chrono::steady_clock::time_point deadline);
 
     // `forged`: a line on the channel that the runner did not seal (the submission wrote it).
     // `interrupted`: `interrupt_fd` (an eventfd, when >= 0) became readable first.
@@ -45,6 +46,8 @@ public:
     // a launcher around it, which writes its report then) until `deadline`, by default as long as an
     // exiting runner may take; kills what is left then.
     child_exit end(std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
+    // Kills the runner's process group; its channel closes, and `next` reads `closed`.
+    void kill() { child_->kill_group(); }
     // Kills the runner without waiting for it to end (see child_process::abandon).
     void abandon();
     int pid() const { return child_->pid(); }

@@ -6,6 +6,15 @@ namespace gpujudge {
 
 // Field names are spelt once, here; a missing field is an error, never a silent default.
 
+void to_json(nlohmann::json& out, const runner_backend& backend) {
+    out = backend == runner_backend::host ? "host" : "device";
+}
+void from_json(const nlohmann::json& in, runner_backend& backend) {
+    const std::string name = in.get<std::string>();
+    if (name != "host" && name != "device") throw std::invalid_argument("unknown runner backend '" + name + "'");
+    backend = name == "host" ? runner_backend::host : runner_backend::device;
+}
+
 void to_json(nlohmann::json& out, const element_change& c) {
     out = {{"param", c.param}, {"index", c.index}, {"bits", c.bits}};
 }

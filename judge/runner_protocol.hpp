@@ -154,6 +154,8 @@ inline nlohmann::json message_of(const char* kind) {
     return {{"event", kind}, {"body", nlohmann::json::object()}};
 }
 
+void to_json(nlohmann::json& out, const runner_backend& backend);
+void from_json(const nlohmann::json& in, runner_backend& backend);  // throws on an unknown name
 void to_json(nlohmann::json& out, const element_change& change);
 void from_json(const nlohmann::json& in, element_change& change);
 void to_json(nlohmann::json& out, const data_set_spec& data);
@@ -171,7 +173,6 @@ void from_json(const nlohmann::json& in, timing_summary& timing);
 void to_json(nlohmann::json& out, const test_result_message& message);
 void from_json(const nlohmann::json& in, test_result_message& message);
 
-NLOHMANN_JSON_SERIALIZE_ENUM(runner_backend, {{runner_backend::device, "device"}, {runner_backend::host, "host"}})
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(hello_job, key, backend, problem_dir)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(load_job, library, function, measure_peak)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(test_job, test, data)

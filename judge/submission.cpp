@@ -54,18 +54,27 @@ std::optional<double> known_peak(const judge_context& context, const std::option
     return std::nullopt;
 }
 
-// Times the loaded submission, and the baseline, on the same secret data sets. The baseline's
-// figures are fixed first: nothing the submission does can change them.
+// The baseline's figures, fixed before any code of the submission is loaded: work it leaves running
+// (a thread, a kernel on a stream of its own) could otherwise slow a baseline timed beside it.
+std::optional<bench_entry> fixed_baseline(const problem_spec& spec, const judge_options& options,
+                                          const std::shared_future<timed_plan>& plan, double peak_gbps,
+                                          judge_context& context, const judgement& result) {
+    if (!options.with_baseline || !result.device || !plan.valid()) return std::nullopt;
+    const plan_source chosen = [&]() -> const timed_plan& {
+        context.timings.measure("waiting for timed data", [&] { plan.wait(); });
+        return plan.get();
+    };
+    return baseline_entry(spec, chosen, context, context.results, *result.device, peak_gbps);
+}
+
+// Times the loaded submission on the baseline's secret data sets, against the baseline's figures.
 bench_report time_submission(const problem_spec& spec, const std::filesystem::path& source, runner_session& session,
-                             const timed_plan& plan, double peak_gbps, const judge_options& options,
+                             const timed_plan& plan, double peak_gbps, std::optional<bench_entry> base,
                              judge_context& context, const judgement& result) {
     bench_report report;
     report.problem = spec.slug;
     report.device = result.device;
     report.peak_gbps = peak_gbps;
-    std::optional<bench_entry> base;
-    if (options.with_baseline && result.device)
-        base = baseline_entry(spec, plan, context, context.results, *result.device, peak_gbps);
     bench_entry mine;
     mine.source = source;
     mine.compile = result.compile;
@@ -227,22 +236,24 @@ void find_cause(const problem_spec& spec, const std::filesystem::path& reference
     context.timings.measure("likely cause", [&] { add_wrong_answer_cause(spec, again, wrong_outputs, result.tests); });
 }
 
-// Loads the compiled library, measuring the device's ceiling on the way when none is known yet.
-// A library that does not load fails the first test.
-bool load_submission(runner_session& session, bool on_device, judge_context& context, std::optional<double>& peak,
-                     judgement& result) {
+// The device's memory ceiling, measured by the runner before any submission code is in it, when
+// none is known yet (not under a launcher's tool: it would measure the tool). Range-checked, kept.
+void measure_ceiling(runner_session& session, judge_context& context, const judgement& result,
+                     std::optional<double>& peak) {
+    if (peak || !context.runner.launcher.empty()) return;
     std::optional<double> measured;
-    // Under a launcher's tool (compute-sanitizer) the ceiling would measure the tool: none then.
-    const bool measure = on_device && !peak && context.runner.launcher.empty();
-    if (auto failure = session.load(result.compile.library, "solve", measure ? &measured : nullptr)) {
+    if (session.load({}, "", &measured) || !measured || !plausible_ceiling_gbps(*measured)) return;
+    if (context.results) context.results->save_device_peak(result.device->uuid, result.device->name, *measured);
+    peak = measured;
+}
+
+// Loads the compiled library. A library that does not load fails the first test.
+bool load_submission(runner_session& session, judgement& result) {
+    if (auto failure = session.load(result.compile.library, "solve")) {
         result.tests.front().result = verdict::runtime_error;
         result.tests.front().message = *failure;
         return false;
     }
-    if (measured && !plausible_ceiling_gbps(*measured)) measured.reset();
-    if (measured && context.results)
-        context.results->save_device_peak(result.device->uuid, result.device->name, *measured);
-    if (measured) peak = measured;
     return true;
 }
 
@@ -297,7 +308,8 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
     std::shared_future<std::vector<std::filesystem::path>> expected = std::async(std::launch::async, [&] {
         return timings.measure("references", [&] { return references.ensure(own_data_of(spec, options.tests)); });
     });
-    std::future<timed_plan> plan = plan_in_background(spec, options, references, expected, timings);
+    const std::shared_future<timed_plan> plan =
+        plan_in_background(spec, options, references, expected, timings).share();
     const cancel_on_exit drop_plan{references};  // before `plan` waits for its thread
     const bool on_device = context.runner.backend == runner_backend::device;
     result.compile =
@@ -310,12 +322,16 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
         return result;
     }
     std::optional<double> peak = known_peak(context, result.device);
-    if (load_submission(session, on_device, context, peak, result)) {
+    if (on_device) measure_ceiling(session, context, result, peak);
+    std::optional<bench_entry> base = fixed_baseline(spec, options, plan, peak.value_or(0), context, result);
+    if (load_submission(session, result)) {
         timings.measure("judged calls", [&] { run_tests(spec, options, expected_outputs, session, result); });
         find_cause(spec, reference, references, session.wrong_outputs(), context, result);
         if (plan.valid() && first_failure(result.tests) == verdict::accepted) {
-            const timed_plan chosen = timings.measure("waiting for timed data", [&] { return plan.get(); });
-            result.bench = time_submission(spec, source, session, chosen, peak.value_or(0), options, context, result);
+            timings.measure("waiting for timed data", [&] { plan.wait(); });
+            const timed_plan& chosen = plan.get();
+            result.bench =
+                time_submission(spec, source, session, chosen, peak.value_or(0), std::move(base), context, result);
         }
     }
     for (auto& test : result.tests)

@@ -213,6 +213,16 @@ TEST_CASE("a call that hangs under ncu ends at the profiled call's limit, as tim
     CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(60));
 }
 
+TEST_CASE("a link where ncu's report goes is not followed into the profiles folder", "[cli][profile]") {
+    const auto result = profile_env({path_with_fake_ncu(), "FAKE_NCU=symlink"},
+                                    {"--backend", "host", "profile", kTinySum, kHostSolutions + "correct.cpp"});
+    CHECK(result.exit.code == exit_environment);
+    CHECK(result.output.rfind("gpujudge: ncu wrote no report (" GPUJUDGE_TEST_CACHE "/profiles/tiny_sum-correct-", 0) ==
+          0);
+    for (const auto& entry : std::filesystem::directory_iterator(GPUJUDGE_TEST_CACHE "/profiles"))
+        CHECK_FALSE(std::filesystem::is_symlink(entry.symlink_status()));
+}
+
 TEST_CASE("ncu failing otherwise is an environment error that shows what ncu said", "[cli][profile]") {
     const auto result = profile_env({path_with_fake_ncu(), "FAKE_NCU=fails"},
                                     {"--backend", "host", "profile", kTinySum, kHostSolutions + "correct.cpp"});
