@@ -3,6 +3,7 @@
 #include "content_hash.hpp"
 #include "file_text.hpp"
 #include "include_scan.hpp"
+#include "python_probe.hpp"
 #include "subprocess.hpp"
 #include "temp_dir.hpp"
 #include "user_errors.hpp"
@@ -259,8 +260,25 @@ std::string forced_header(const problem_spec& spec, const std::string& function)
         spec.slug, spec.prototype(function), function, types, function);
 }
 
+// A Python solution is "compiled" by the runner, which imports it (python_host.hpp). Here it is
+// copied into the cache under its content's hash, so that what runs is what was hashed, whatever
+// happens to the learner's file meanwhile.
+compile_result stage_python(const std::filesystem::path& source, const compiler_settings& settings) {
+    compile_result result;
+    const auto dir = settings.cache_dir / "lib";
+    std::filesystem::create_directories(dir);
+    const std::string text = read_file(source);
+    result.library = dir / (content_hash({text}) + ".py");
+    result.cached = std::filesystem::exists(result.library);
+    if (!result.cached) write_file_atomically(result.library, text);
+    result.ok = true;
+    result.compiled_from = source;
+    return result;
+}
+
 compile_result compile_solution(const problem_spec& spec, const std::filesystem::path& source,
                                 const compiler_settings& settings) {
+    if (is_python_source(source)) return stage_python(source, settings);
     // nvcc compiles the host code with the host compiler: both versions are in the key.
     return compile_cached(spec, source, "solve", {settings.nvcc, settings.host_compiler},
                           {"-O3", "-lineinfo", "-Xcompiler", "-fPIC", "-shared", "-arch=" + settings.arch, "-Xlinker",
@@ -270,6 +288,7 @@ compile_result compile_solution(const problem_spec& spec, const std::filesystem:
 
 compile_result compile_host(const problem_spec& spec, const std::filesystem::path& source, const std::string& function,
                             const compiler_settings& settings) {
+    if (is_python_source(source)) return stage_python(source, settings);
     return compile_cached(spec, source, function, {settings.host_compiler},
                           {"-O2", "-std=c++17", "-fPIC", "-shared", "-x", "c++", "-Wl,-z,defs"}, settings);
 }
