@@ -9,8 +9,10 @@
 // computed honestly; from the second call at a timed size (10000 x 10000) on, it writes nothing
 // and pads the call to 93.5 % of the time the bytes take at the measured ceiling (above the old
 // 90.9 % floor). The old judge accepted a time faster than the hardware for outputs never written.
-// Once outputs are checked outside the runner, the poisoned outputs are a wrong_answer (never
-// written); with a 3 % floor the padded time is impossible_time.
+// Today the runner checks nothing (the judge compares every call's outputs in its own process) and
+// that function is gone: the patch finds nothing to patch, and solve cheats all the same, which
+// leaves the poisoned outputs: a wrong_answer (never written); with a 3 % floor the padded time
+// would be impossible_time too.
 #include <cuda_runtime.h>
 #include <elf.h>
 #include <fcntl.h>
@@ -147,14 +149,13 @@ bool patch_mismatch_count() {
 
 extern "C" void solve(const int* input, int* output, int N, int M, int K) {
     static double ceiling_gbps = 0;
-    static bool patched = false;
     static std::map<std::tuple<int, int, int>, int> calls;
     if (ceiling_gbps == 0) {
         ceiling_gbps = measure_ceiling_gbps();
-        patched = patch_mismatch_count();
+        patch_mismatch_count();  // finds nothing today: the runner checks nothing
     }
     const long long n = static_cast<long long>(N) * M;
-    if (patched && n >= (1 << 24) && ++calls[{N, M, K}] > 1) {
+    if (n >= (1 << 24) && ++calls[{N, M, K}] > 1) {  // patched or not: the cheat is what is judged
         spin<<<1, 1>>>(static_cast<unsigned long long>(0.935 * (4.0 * n + 4) / ceiling_gbps));
         return;
     }
