@@ -2,9 +2,9 @@
 // stays out (the path), and what a learner sees (file:line, warnings on every compile, the expected
 // signature). Host builds (compile_host) run the same cache code as nvcc builds in a fraction of the
 // time; one test builds with nvcc.
-#include "compiler.hpp"
-#include "include_scan.hpp"
-#include "temp_dir.hpp"
+#include "base/temp_dir.hpp"
+#include "compile/compiler.hpp"
+#include "compile/include_scan.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
-#include "content_hash.hpp"
+#include "base/content_hash.hpp"
 
-#include "file_text.hpp"
+#include "base/file_text.hpp"
 
 #include <fmt/format.h>
 #include <xxhash.h>

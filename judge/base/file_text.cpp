@@ -1,4 +1,4 @@
-#include "file_text.hpp"
+#include "base/file_text.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

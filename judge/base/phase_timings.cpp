@@ -1,4 +1,4 @@
-#include "phase_timings.hpp"
+#include "base/phase_timings.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "temp_dir.hpp"
+#include "base/temp_dir.hpp"
 
 #include <cstdlib>
 #include <stdexcept>

@@ -1,7 +1,7 @@
-#include "user_errors.hpp"
+#include "base/user_errors.hpp"
 
-#include "exit_codes.hpp"
-#include "problem_error.hpp"
+#include "base/exit_codes.hpp"
+#include "base/problem_error.hpp"
 #include "problem_spec.hpp"
 
 #include <fmt/format.h>

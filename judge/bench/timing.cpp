@@ -1,10 +1,10 @@
-#include "benchmarking.hpp"
+#include "bench/timing.hpp"
 
-#include "catalog.hpp"
-#include "content_hash.hpp"
-#include "runner_protocol.hpp"
-#include "submission.hpp"
-#include "timed_data.hpp"
+#include "base/content_hash.hpp"
+#include "catalog/catalog.hpp"
+#include "references/context.hpp"
+#include "references/timed_data.hpp"
+#include "runner/protocol.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>

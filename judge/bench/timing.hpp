@@ -2,10 +2,10 @@
 // Timing solutions on a problem's benchmark tests, with the derived figures: GB/s, GFLOP/s, % of the
 // device's measured ceiling, speedup against the problem's baseline, and the physical floor: a
 // time below what moving the problem's bytes at the ceiling takes is refused, never reported.
-#include "compiler.hpp"
-#include "history.hpp"
-#include "judging.hpp"
-#include "reference_outputs.hpp"
+#include "compile/compiler.hpp"
+#include "history/database.hpp"
+#include "references/outputs.hpp"
+#include "runner/session.hpp"
 
 #include <nlohmann/json.hpp>
 

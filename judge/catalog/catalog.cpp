@@ -1,7 +1,7 @@
-#include "catalog.hpp"
+#include "catalog/catalog.hpp"
 
-#include "sanitizer_tool.hpp"
-#include "user_errors.hpp"
+#include "base/user_errors.hpp"
+#include "toolkit/compute_sanitizer.hpp"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
-#include "problem_view.hpp"
+#include "catalog/problem_view.hpp"
 
-#include "file_text.hpp"
+#include "base/file_text.hpp"
 
 #include <fmt/format.h>
 

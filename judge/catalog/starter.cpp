@@ -1,4 +1,4 @@
-#include "starter.hpp"
+#include "catalog/starter.hpp"
 
 #include <fmt/format.h>
 

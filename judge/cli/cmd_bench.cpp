@@ -1,10 +1,10 @@
-#include "benchmarking.hpp"
-#include "catalog.hpp"
-#include "commands.hpp"
-#include "exit_codes.hpp"
-#include "progress.hpp"
-#include "timed_data.hpp"
-#include "user_errors.hpp"
+#include "base/exit_codes.hpp"
+#include "base/progress.hpp"
+#include "base/user_errors.hpp"
+#include "bench/timing.hpp"
+#include "catalog/catalog.hpp"
+#include "cli/commands.hpp"
+#include "references/timed_data.hpp"
 
 #include <fmt/format.h>
 

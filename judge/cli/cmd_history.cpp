@@ -1,8 +1,8 @@
 // `gpujudge history [problem]`: every attempt, newest first, then the personal bests.
-#include "commands.hpp"
-#include "exit_codes.hpp"
-#include "history_json.hpp"
-#include "user_errors.hpp"
+#include "base/exit_codes.hpp"
+#include "base/user_errors.hpp"
+#include "cli/commands.hpp"
+#include "history/json.hpp"
 
 #include <fmt/format.h>
 

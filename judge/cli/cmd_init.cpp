@@ -1,7 +1,7 @@
-#include "commands.hpp"
-#include "exit_codes.hpp"
-#include "starter.hpp"
-#include "user_errors.hpp"
+#include "base/exit_codes.hpp"
+#include "base/user_errors.hpp"
+#include "catalog/starter.hpp"
+#include "cli/commands.hpp"
 
 #include <fmt/format.h>
 

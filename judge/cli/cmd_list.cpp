@@ -1,7 +1,7 @@
-#include "benchmarking.hpp"
-#include "catalog.hpp"
-#include "commands.hpp"
-#include "exit_codes.hpp"
+#include "base/exit_codes.hpp"
+#include "bench/timing.hpp"
+#include "catalog/catalog.hpp"
+#include "cli/commands.hpp"
 
 #include <fmt/format.h>
 

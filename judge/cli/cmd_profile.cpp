@@ -1,8 +1,8 @@
-#include "commands.hpp"
-#include "exit_codes.hpp"
-#include "profile_report.hpp"
-#include "profiling.hpp"
-#include "user_errors.hpp"
+#include "base/exit_codes.hpp"
+#include "base/user_errors.hpp"
+#include "cli/commands.hpp"
+#include "profile/report.hpp"
+#include "profile/run.hpp"
 
 #include <fmt/format.h>
 

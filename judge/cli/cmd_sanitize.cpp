@@ -1,6 +1,6 @@
-#include "commands.hpp"
-#include "sanitize_run.hpp"
-#include "sanitizer_tool.hpp"
+#include "cli/commands.hpp"
+#include "sanitize/run.hpp"
+#include "toolkit/compute_sanitizer.hpp"
 
 #include <fmt/format.h>
 

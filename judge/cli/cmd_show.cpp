@@ -1,6 +1,6 @@
-#include "commands.hpp"
-#include "exit_codes.hpp"
-#include "problem_view.hpp"
+#include "base/exit_codes.hpp"
+#include "catalog/problem_view.hpp"
+#include "cli/commands.hpp"
 
 #include <fmt/format.h>
 

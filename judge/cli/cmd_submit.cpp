@@ -1,4 +1,4 @@
-#include "commands.hpp"
+#include "cli/commands.hpp"
 
 namespace gpujudge {
 
@@ -18,15 +18,6 @@ std::vector<test_kind> parse_kinds(const std::vector<std::string>& names) {
 }
 
 }  // namespace
-
-judge_options submit_options(const problem_spec& spec, const std::vector<test_kind>& kinds, bool timed) {
-    judge_options judging;
-    judging.tests = select_tests(spec, kinds);
-    judging.timed = timed;
-    judging.keep_attempt = true;
-    judging.timing = submit_timing();
-    return judging;
-}
 
 command_action define_submit(CLI::App& command) {
     struct options {

@@ -1,12 +1,12 @@
-#include "benchmarking.hpp"
-#include "catalog.hpp"
-#include "commands.hpp"
-#include "declared_outcome.hpp"
-#include "exit_codes.hpp"
-#include "progress.hpp"
-#include "sanitize_run.hpp"
+#include "base/exit_codes.hpp"
+#include "base/progress.hpp"
+#include "base/user_errors.hpp"
+#include "bench/timing.hpp"
+#include "catalog/catalog.hpp"
+#include "cli/commands.hpp"
+#include "judging/declared_outcome.hpp"
+#include "sanitize/run.hpp"
 #include "test_data.hpp"
-#include "user_errors.hpp"
 
 #include <fmt/format.h>
 
@@ -99,11 +99,7 @@ void check_build(problem_check& check, std::size_t i) {
 // with the declared one.
 void run_solutions(problem_check& check, judge_context& context, style look) {
     const problem_spec& spec = *check.spec;
-    judge_options options;
-    options.tests = select_tests(spec, {});
-    options.with_baseline = false;
-    options.timing = quick_timing();
-    options.origin = "validate";
+    const judge_options options = validate_options(spec);
     for (std::size_t i = 0; i < check.solutions.size(); ++i) {
         const solution_file& solution = check.solutions[i];
         if (!check.builds[i].ok || (!solution.expected && !solution.rejected)) continue;

@@ -1,7 +1,7 @@
-#include "commands.hpp"
+#include "cli/commands.hpp"
 
-#include "catalog.hpp"
-#include "user_errors.hpp"
+#include "base/user_errors.hpp"
+#include "catalog/catalog.hpp"
 
 #include <fmt/format.h>
 

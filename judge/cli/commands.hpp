@@ -1,8 +1,8 @@
 #pragma once
 // The subcommands of gpujudge: each defines its options on a CLI11 subcommand and returns the
 // action that runs it. main.cpp holds the one table that lists them.
-#include "report.hpp"
-#include "submission.hpp"
+#include "judging/modes.hpp"
+#include "report/judgement.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -35,12 +35,6 @@ command_action define_bench(CLI::App& command);
 command_action define_profile(CLI::App& command);
 command_action define_sanitize(CLI::App& command);
 command_action define_serve(CLI::App& command);
-
-// What `run` judges: the examples and functional tests, untimed.
-judge_options run_options(const problem_spec& spec);
-// What `submit` judges: the tests of `kinds` (all when empty), then, when `timed`, the timed runs
-// with a learner's sampling budget.
-judge_options submit_options(const problem_spec& spec, const std::vector<test_kind>& kinds, bool timed);
 
 // What `run` and `submit` share: a problem, a file and how to show the judgement.
 struct judge_request {

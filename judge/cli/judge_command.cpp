@@ -1,8 +1,8 @@
 // What `run` and `submit` share: one path from the command line to the judge and back.
-#include "benchmarking.hpp"
-#include "commands.hpp"
-#include "exit_codes.hpp"
-#include "history_json.hpp"
+#include "base/exit_codes.hpp"
+#include "bench/timing.hpp"
+#include "cli/commands.hpp"
+#include "history/json.hpp"
 
 #include <fmt/format.h>
 

@@ -1,11 +1,11 @@
 // gpujudge: judges CUDA solutions of reduction exercises against CPU references, offline.
-#include "catalog.hpp"
-#include "commands.hpp"
-#include "compiler.hpp"
-#include "exit_codes.hpp"
-#include "history.hpp"
-#include "subprocess.hpp"
-#include "user_errors.hpp"
+#include "base/exit_codes.hpp"
+#include "base/user_errors.hpp"
+#include "catalog/catalog.hpp"
+#include "cli/commands.hpp"
+#include "compile/compiler.hpp"
+#include "history/database.hpp"
+#include "process/child_process.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>

@@ -1,11 +1,11 @@
-#include "compiler.hpp"
+#include "compile/compiler.hpp"
 
-#include "content_hash.hpp"
-#include "file_text.hpp"
-#include "include_scan.hpp"
-#include "subprocess.hpp"
-#include "temp_dir.hpp"
-#include "user_errors.hpp"
+#include "base/content_hash.hpp"
+#include "base/file_text.hpp"
+#include "base/temp_dir.hpp"
+#include "base/user_errors.hpp"
+#include "compile/include_scan.hpp"
+#include "process/child_process.hpp"
 
 #include <fmt/format.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
-#include "include_scan.hpp"
+#include "compile/include_scan.hpp"
 
-#include "file_text.hpp"
+#include "base/file_text.hpp"
 
 #include <cctype>
 #include <set>

@@ -1,4 +1,4 @@
-#include "history.hpp"
+#include "history/database.hpp"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "history_json.hpp"
+#include "history/json.hpp"
 
 namespace gpujudge {
 

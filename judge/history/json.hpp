@@ -1,6 +1,6 @@
 #pragma once
 // The history as JSON: `history --json` prints it, `serve` answers GET /api/history with it.
-#include "history.hpp"
+#include "history/database.hpp"
 
 #include <nlohmann/json.hpp>
 

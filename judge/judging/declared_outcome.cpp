@@ -1,4 +1,4 @@
-#include "declared_outcome.hpp"
+#include "judging/declared_outcome.hpp"
 
 #include <fmt/format.h>
 

@@ -1,8 +1,8 @@
 #pragma once
 // What a shipped solution declares (`// expect:`, `// cause:`) against what the judge made of it:
 // the check of validate --run.
-#include "catalog.hpp"
-#include "submission.hpp"
+#include "catalog/catalog.hpp"
+#include "judging/submission.hpp"
 
 #include <optional>
 #include <string>

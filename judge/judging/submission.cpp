@@ -1,8 +1,8 @@
-#include "submission.hpp"
+#include "judging/submission.hpp"
 
-#include "content_hash.hpp"
-#include "timed_data.hpp"
-#include "wrong_answer_causes.hpp"
+#include "base/content_hash.hpp"
+#include "judging/wrong_answer_causes.hpp"
+#include "references/timed_data.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -139,49 +139,6 @@ void keep(const problem_spec& spec, const std::filesystem::path& source, const j
         spdlog::warn("{}; this attempt is not kept", error.what());
     }
 }
-
-}  // namespace
-
-timed_settings quick_timing() {
-    timed_settings quick;
-    quick.data_sets = 3;
-    quick.slots = 2;
-    quick.warmup = 2;
-    quick.warmup_s = 0.05;
-    quick.min_samples = 10;
-    quick.min_time_s = 0;
-    quick.budget_s = 0.2;
-    return quick;
-}
-
-timed_settings submit_timing() {
-    // Half of bench's sampling floor and a third of its budget, the same error target.
-    timed_settings learner;
-    learner.warmup_s = 0.2;
-    learner.min_time_s = 0.5;
-    learner.budget_s = 1.0;
-    return learner;
-}
-
-std::filesystem::path build_reference(const problem_spec& spec, judge_context& context) {
-    const compile_result reference = compile_host(spec, spec.dir / "reference.cpp", "reference", context.compiler);
-    const std::string where = (spec.dir / "reference.cpp").string();
-    if (reference.undefined_function)
-        throw problem_error(fmt::format("{}: does not define the function 'reference'; define it exactly as: {}", where,
-                                        spec.prototype("reference")));
-    if (!reference.ok) throw problem_error(fmt::format("{}: does not compile:\n{}", where, reference.diagnostics));
-    return reference.library;
-}
-
-std::vector<int> select_tests(const problem_spec& spec, const std::vector<test_kind>& kinds) {
-    std::vector<int> tests;
-    for (std::size_t i = 0; i < spec.tests.size(); ++i)
-        if (kinds.empty() || std::count(kinds.begin(), kinds.end(), spec.tests[i].kind))
-            tests.push_back(static_cast<int>(i));
-    return tests;
-}
-
-namespace {
 
 // Runs the examples first (one that fails ends the judging, unless told to go on), then the other tests.
 void run_tests(const problem_spec& spec, const judge_options& options, const expected_by_test& expected,

@@ -1,10 +1,10 @@
-#include "wrong_answer_causes.hpp"
+#include "judging/wrong_answer_causes.hpp"
 
 #include "element_match.hpp"
+#include "references/timed_data.hpp"
 #include "sum_evidence.hpp"
 #include "sum_terms.hpp"
 #include "test_data.hpp"
-#include "timed_data.hpp"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
-#include "subprocess.hpp"
+#include "process/child_process.hpp"
 
-#include "file_text.hpp"
+#include "base/file_text.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 #pragma once
 // Child processes of the judge: each in its own process group, killed as a group, and reaped;
 // processes that escape the group and are reparented to the judge are swept up too.
-#include "runner/sandbox.hpp"
+#include "process/sandbox.hpp"
 
 #include <chrono>
 #include <filesystem>

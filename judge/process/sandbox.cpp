@@ -1,7 +1,7 @@
-#include "sandbox.hpp"
+#include "process/sandbox.hpp"
 
-#include "subprocess.hpp"
-#include "user_errors.hpp"
+#include "base/user_errors.hpp"
+#include "process/child_process.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>

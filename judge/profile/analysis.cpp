@@ -1,4 +1,4 @@
-#include "profile_analysis.hpp"
+#include "profile/analysis.hpp"
 
 #include <fmt/format.h>
 

@@ -4,7 +4,7 @@
 // words; for the call, one roofline line (the bytes the problem must move at the ceiling against
 // the unprofiled time, and where the gap goes); then at most three suggestions, each set off by a
 // number that stands out and quoting it. None when nothing does.
-#include "kernel_profile.hpp"
+#include "profile/kernels.hpp"
 
 #include <string>
 #include <vector>

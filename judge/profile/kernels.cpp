@@ -1,4 +1,4 @@
-#include "kernel_profile.hpp"
+#include "profile/kernels.hpp"
 
 #include <csv.h>
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
-#include "profile_report.hpp"
+#include "profile/report.hpp"
 
-#include "exit_codes.hpp"
+#include "base/exit_codes.hpp"
 
 #include <fmt/format.h>
 

@@ -2,8 +2,8 @@
 // How a profile is shown: per kernel, then the roofline line, the suggestions and the report's
 // path, as text or one JSON object; `--compare` puts two profiles side by side. A submission that
 // did not pass its unprofiled run is shown as submit shows it.
-#include "profiling.hpp"
-#include "report.hpp"
+#include "profile/run.hpp"
+#include "report/judgement.hpp"
 
 #include <nlohmann/json.hpp>
 

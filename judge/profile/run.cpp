@@ -1,11 +1,12 @@
-#include "profiling.hpp"
+#include "profile/run.hpp"
 
+#include "base/user_errors.hpp"
 #include "expression.hpp"
-#include "history.hpp"
-#include "reference_outputs.hpp"
-#include "subprocess.hpp"
-#include "timed_data.hpp"
-#include "user_errors.hpp"
+#include "history/database.hpp"
+#include "judging/modes.hpp"
+#include "process/child_process.hpp"
+#include "references/outputs.hpp"
+#include "references/timed_data.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -194,13 +195,7 @@ profile_result profile_submission(const problem_spec& spec, const std::filesyste
                                   const std::filesystem::path& ncu, judge_context& context) {
     profile_result result;
     result.test = test;
-    judge_options options;
-    options.tests = {test};
-    options.timed_tests = {test};
-    options.with_baseline = false;
-    options.timing = submit_timing();
-    options.origin = "profile";
-    result.judged = judge_submission(spec, source, options, context);
+    result.judged = judge_submission(spec, source, profile_options(test), context);
     result.overall = result.judged.overall;
     result.reason = result.judged.reason;
     const bench_entry* mine = submission_entry(result.judged);

@@ -5,9 +5,9 @@
 // ncu calls solve once to warm up and once more between cudaProfilerStart and Stop, so that
 // `ncu --profile-from-start off` collects solve's kernels and none of the harness's (inputs,
 // poison, guards, checks). The report is imported as CSV and analysed (profile_analysis.hpp).
-#include "kernel_profile.hpp"
-#include "profile_analysis.hpp"
-#include "submission.hpp"
+#include "judging/submission.hpp"
+#include "profile/analysis.hpp"
+#include "profile/kernels.hpp"
 
 #include <filesystem>
 #include <optional>

@@ -1,10 +1,10 @@
-#include "reference_outputs.hpp"
+#include "references/outputs.hpp"
 
-#include "content_hash.hpp"
+#include "base/content_hash.hpp"
+#include "base/file_text.hpp"
+#include "base/problem_error.hpp"
 #include "data_set.hpp"
-#include "file_text.hpp"
 #include "generator.hpp"
-#include "problem_error.hpp"
 
 #include <fmt/format.h>
 

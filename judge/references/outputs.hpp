@@ -2,10 +2,10 @@
 // Expected outputs, computed by the problem's reference in a process of its own (a crash, a hang or
 // an exit() there is the problem's fault, never the submission's) and cached on disk by everything
 // they depend on: problem.yaml, the reference library, the test, the data set and the generator.
-#include "judging.hpp"
+#include "base/temp_dir.hpp"
 #include "problem_spec.hpp"
-#include "runner_protocol.hpp"
-#include "temp_dir.hpp"
+#include "runner/protocol.hpp"
+#include "runner/session.hpp"
 
 #include <atomic>
 #include <filesystem>

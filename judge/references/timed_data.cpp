@@ -1,7 +1,7 @@
-#include "timed_data.hpp"
+#include "references/timed_data.hpp"
 
 #include "output_file.hpp"
-#include "sealed_channel.hpp"
+#include "runner/channel.hpp"
 #include "test_data.hpp"
 
 #include <fmt/format.h>

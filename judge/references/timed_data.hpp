@@ -3,8 +3,8 @@
 // few secret positions, drawn from the same generators, each chosen so that no other data set's
 // reference output passes for its own. A cache keyed on a sample of the input then replays
 // another data set's answer (wrong_answer); one keyed on the whole input must read all of it.
-#include "reference_outputs.hpp"
-#include "runner_protocol.hpp"
+#include "references/outputs.hpp"
+#include "runner/protocol.hpp"
 
 #include <random>
 #include <vector>

@@ -1,6 +1,6 @@
-#include "report.hpp"
+#include "report/judgement.hpp"
 
-#include "exit_codes.hpp"
+#include "base/exit_codes.hpp"
 
 #include <fmt/color.h>
 #include <fmt/format.h>

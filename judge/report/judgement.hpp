@@ -1,8 +1,8 @@
 #pragma once
 // How a judgement is shown: text for people (coloured on a terminal) or one JSON object. Both read
 // the one decided verdict (submission.hpp: decide).
+#include "judging/submission.hpp"
 #include "problem_spec.hpp"
-#include "submission.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "sealed_channel.hpp"
+#include "runner/channel.hpp"
 
 #include <fmt/format.h>
 #include <sys/random.h>

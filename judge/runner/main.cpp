@@ -8,10 +8,10 @@
 #include "memory_space.hpp"
 #include "output_file.hpp"
 #include "peak_bandwidth.hpp"
-#include "runner_protocol.hpp"
-#include "sealed_channel.hpp"
+#include "runner/channel.hpp"
+#include "runner/protocol.hpp"
+#include "runner/shared_outputs.hpp"
 #include "shared_library.hpp"
-#include "shared_outputs.hpp"
 #include "test_data.hpp"
 
 #include <fmt/format.h>

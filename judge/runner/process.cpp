@@ -1,4 +1,4 @@
-#include "runner_process.hpp"
+#include "runner/process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

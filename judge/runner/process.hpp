@@ -1,10 +1,10 @@
 #pragma once
 // The judge's side of a runner: starts it with a fresh channel key, sends it jobs, and reads its
 // sealed messages under a deadline. A line that fails its seal was not written by the runner.
-#include "runner_protocol.hpp"
-#include "sealed_channel.hpp"
-#include "shared_outputs.hpp"
-#include "subprocess.hpp"
+#include "process/child_process.hpp"
+#include "runner/channel.hpp"
+#include "runner/protocol.hpp"
+#include "runner/shared_outputs.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "runner_protocol.hpp"
+#include "runner/protocol.hpp"
 
 #include <stdexcept>
 

@@ -1,10 +1,10 @@
-#include "judging.hpp"
+#include "runner/session.hpp"
 
+#include "base/file_text.hpp"
+#include "base/problem_error.hpp"
 #include "call_order.hpp"
-#include "file_text.hpp"
-#include "problem_error.hpp"
-#include "runner/sandbox.hpp"
-#include "shared_outputs.hpp"
+#include "process/sandbox.hpp"
+#include "runner/shared_outputs.hpp"
 #include "test_data.hpp"
 
 #include <fmt/format.h>

@@ -1,11 +1,11 @@
 #pragma once
 // Runs jobs in a runner process and turns every way a runner can end (a result, a crash, exit(),
 // a hang, a forged message) into a verdict per test.
+#include "base/progress.hpp"
+#include "base/temp_dir.hpp"
 #include "problem_spec.hpp"
-#include "progress.hpp"
-#include "runner_process.hpp"
-#include "runner_protocol.hpp"
-#include "temp_dir.hpp"
+#include "runner/process.hpp"
+#include "runner/protocol.hpp"
 #include "verdict.hpp"
 
 #include <filesystem>

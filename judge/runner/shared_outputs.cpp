@@ -1,4 +1,4 @@
-#include "shared_outputs.hpp"
+#include "runner/shared_outputs.hpp"
 
 #include "memory_space.hpp"
 

@@ -1,4 +1,4 @@
-#include "sanitizer_findings.hpp"
+#include "sanitize/findings.hpp"
 
 #include <fstream>
 #include <map>

@@ -3,7 +3,7 @@
 // the tool reported there, named by the user's own file and line with that line quoted. What lies
 // in gpujudge's own kernels is kept apart (a bug in gpujudge, never the user's), and so is what
 // names no device code (the tool's own errors).
-#include "sanitizer_log.hpp"
+#include "sanitize/log.hpp"
 
 #include <filesystem>
 #include <string>

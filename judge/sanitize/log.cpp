@@ -1,4 +1,4 @@
-#include "sanitizer_log.hpp"
+#include "sanitize/log.hpp"
 
 #include <regex>
 #include <sstream>

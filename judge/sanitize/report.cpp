@@ -1,6 +1,6 @@
-#include "sanitize_report.hpp"
+#include "sanitize/report.hpp"
 
-#include "exit_codes.hpp"
+#include "base/exit_codes.hpp"
 
 #include <fmt/color.h>
 #include <fmt/format.h>

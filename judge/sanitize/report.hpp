@@ -1,10 +1,10 @@
 #pragma once
 // What `sanitize` concludes from the tests judged under compute-sanitizer and the tool's own report:
 // a verdict of its own with its exit code, shown as text or as one JSON object.
+#include "judging/submission.hpp"
 #include "problem_spec.hpp"
-#include "report.hpp"
-#include "sanitizer_findings.hpp"
-#include "submission.hpp"
+#include "report/judgement.hpp"
+#include "sanitize/findings.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,24 +1,13 @@
-#include "sanitize_run.hpp"
+#include "sanitize/run.hpp"
 
-#include "commands.hpp"
-#include "file_text.hpp"
-#include "sanitizer_tool.hpp"
-#include "temp_dir.hpp"
+#include "base/file_text.hpp"
+#include "base/temp_dir.hpp"
+#include "judging/modes.hpp"
+#include "toolkit/compute_sanitizer.hpp"
 
 namespace gpujudge {
 
 namespace {
-
-// Run's tests: benchmarks take far too long under the tools, and timings there mean nothing. All
-// of them, on exact buffers, and no attempt kept: the tool's findings are the point.
-judge_options sanitize_options(const problem_spec& spec) {
-    judge_options options = run_options(spec);
-    options.origin = "sanitize";
-    options.keep_attempt = false;
-    options.stop_at_failure = false;
-    options.exact_buffers = true;
-    return options;
-}
 
 // The context's runner goes behind the tool for one submission, and back after it.
 class launched_runner {

@@ -2,8 +2,8 @@
 // One submission's examples and functional tests judged under compute-sanitizer, and what the tool
 // found there: for `sanitize`, and for `validate --sanitize`, which checks the shipped solutions'
 // declared findings.
-#include "sanitize_report.hpp"
-#include "submission.hpp"
+#include "judging/submission.hpp"
+#include "sanitize/report.hpp"
 
 #include <filesystem>
 #include <string>

@@ -1,7 +1,7 @@
-#include "report_commands.hpp"
+#include "serve/report_commands.hpp"
 
-#include "api_error.hpp"
-#include "subprocess.hpp"
+#include "process/child_process.hpp"
+#include "serve/api_error.hpp"
 
 #include <fmt/format.h>
 

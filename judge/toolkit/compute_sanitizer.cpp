@@ -1,7 +1,7 @@
-#include "sanitizer_tool.hpp"
+#include "toolkit/compute_sanitizer.hpp"
 
-#include "subprocess.hpp"
-#include "user_errors.hpp"
+#include "base/user_errors.hpp"
+#include "process/child_process.hpp"
 
 #include <fmt/format.h>
 
