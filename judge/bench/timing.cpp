@@ -1,6 +1,7 @@
 #include "bench/timing.hpp"
 
 #include "base/content_hash.hpp"
+#include "base/problem_error.hpp"
 #include "catalog/catalog.hpp"
 #include "references/context.hpp"
 #include "references/timed_data.hpp"
