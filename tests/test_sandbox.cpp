@@ -1,4 +1,4 @@
-// The runner's sandbox (judge/runner/sandbox.hpp): host-built fakes that attack the judge's files,
+// The runner's sandbox (judge/process/sandbox.hpp): host-built fakes that attack the judge's files,
 // its descriptors, the disk and the terminal, or try to outlive it; each ends in a clear verdict
 // with the judge alive. And the compile's limits. Through the judge and through the binary.
 #include "base/exit_codes.hpp"

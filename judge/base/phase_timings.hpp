@@ -35,7 +35,6 @@ public:
     void add(const std::string& phase, double seconds);
     // "compile 1.42 s, references 0.31 s (in parallel), ..."; phases in the order first seen.
     std::string summary() const;
-    const std::vector<std::pair<std::string, double>>& phases() const { return phases_; }
 
 private:
     mutable std::mutex mutex_;

@@ -125,7 +125,7 @@ std::optional<bench_entry> baseline_entry(const problem_spec& spec, const plan_s
             throw problem_error(fmt::format("{}: {}", source->string(), *failure));
         return time_loaded(session, spec, plan(), peak_gbps);
     });
-    const bool all_passed = !first_failure(entry);
+    const bool all_passed = !deciding_run(entry);
     if (results && all_passed) results->save_baseline_figures(key, nlohmann::json(entry.figures).dump());
     return entry;
 }
@@ -161,53 +161,10 @@ void add_speedups(bench_report& report) {
         }
 }
 
-const bench_figures* first_failure(const bench_entry& entry) {
+const bench_figures* deciding_run(const bench_entry& entry) {
     for (const auto& f : entry.figures)
         if (f.result != verdict::accepted) return &f;
     return nullptr;
-}
-
-std::string bench_markdown(const bench_report& report) {
-    std::string text = fmt::format("### {} on {} (measured peak {:.0f} GB/s)\n\n", report.problem,
-                                   report.device ? report.device->name : "?", report.peak_gbps);
-    text += "| solution | size | median µs | GB/s | GFLOP/s | % of peak | × baseline | samples | ±rse |\n";
-    text += "|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
-    bool any_host_clock = false, any_unblocked = false, any_cached = false;
-    for (const auto& entry : report.entries) {
-        const std::string name = entry.source.filename().string() +
-                                 (entry.baseline ? (entry.cached ? " (baseline, kept)" : " (baseline)") : "");
-        any_cached |= entry.cached;
-        if (!entry.compile.ok) {
-            text += fmt::format("| {} | | compile_error | | | | | | |\n", name);
-            continue;
-        }
-        for (const auto& f : entry.figures) {
-            if (f.result != verdict::accepted) {
-                text += fmt::format("| {} | {} | {} | | | | | | |\n", name, f.test, to_string(f.result));
-                continue;
-            }
-            text += fmt::format("| {} | {} | {:.1f}{}{} | {:.0f} | {} | {:.1f} | {} | {} | {:.2f}% |\n", name, f.test,
-                                f.median_us, f.host_clock ? " (host clock)" : "", f.blocking ? "" : " (synchronises)",
-                                f.gbps, f.gflops > 0 ? fmt::format("{:.1f}", f.gflops) : "", f.percent_of_peak,
-                                f.speedup > 0 ? fmt::format("{:.2f}", f.speedup) : "", f.samples, 100 * f.rse);
-            any_host_clock |= f.host_clock;
-            any_unblocked |= !f.blocking;
-        }
-    }
-    if (any_cached)
-        text +=
-            "\n(baseline, kept): the baseline's figures from an earlier run on this device, with the same "
-            "baseline, judge and problem.\n";
-    if (any_unblocked)
-        text +=
-            "\n(synchronises): solve synchronised, took longer on the host than its kernels ran, or hid work "
-            "from the events, so the time includes launch latency. The judge synchronises after solve: a "
-            "cudaDeviceSynchronize() at its end is not needed.\n";
-    if (any_host_clock)
-        text +=
-            "\n(host clock): work ran outside the default stream's events, so the host clock timed it, from "
-            "before the call to a device-wide synchronise.\n";
-    return text;
 }
 
 void to_json(nlohmann::json& out, const bench_figures& f) {
@@ -234,7 +191,7 @@ void to_json(nlohmann::json& out, const bench_figures& f) {
 
 void from_json(const nlohmann::json& in, bench_figures& f) {
     in.at("test").get_to(f.test);
-    f.result = verdict_from_string(in.at("verdict").get<std::string>()).value_or(verdict::skipped);
+    f.result = parse_verdict(in.at("verdict").get<std::string>());
     in.at("message").get_to(f.message);
     in.at("median_us").get_to(f.median_us);
     in.at("mean_us").get_to(f.mean_us);
@@ -252,20 +209,6 @@ void from_json(const nlohmann::json& in, bench_figures& f) {
     in.at("percent_of_peak").get_to(f.percent_of_peak);
     in.at("speedup").get_to(f.speedup);
     f.cycle_us = in.value("cycle_us", 0.0);  // kept before the judge's clock was read: no check against them
-}
-
-nlohmann::json bench_json(const bench_report& report) {
-    nlohmann::json entries = nlohmann::json::array();
-    for (const auto& entry : report.entries)
-        entries.push_back({{"source", entry.source.string()},
-                           {"baseline", entry.baseline},
-                           {"cached", entry.cached},
-                           {"compiled", entry.compile.ok},
-                           {"figures", entry.figures}});
-    nlohmann::json json = {{"problem", report.problem}, {"peak_gbps", report.peak_gbps}, {"entries", entries}};
-    if (report.device) json["device"] = *report.device;
-    if (report.no_device) json["no_device"] = *report.no_device;
-    return json;
 }
 
 }  // namespace gpujudge

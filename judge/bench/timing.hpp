@@ -92,11 +92,7 @@ void wall_clock_check(const bench_entry& baseline, bench_entry& submission);
 void add_speedups(bench_report& report);
 
 // The first of an entry's timed tests that did not pass, if any.
-const bench_figures* first_failure(const bench_entry& entry);
-
-// The markdown table: solution × size with median µs, GB/s, GFLOP/s, % of peak and × baseline.
-std::string bench_markdown(const bench_report& report);
-nlohmann::json bench_json(const bench_report& report);
+const bench_figures* deciding_run(const bench_entry& entry);
 
 // The benchmark test a problem's personal best is kept for: its last (largest) one.
 std::optional<std::string> headline_test(const problem_spec& spec);

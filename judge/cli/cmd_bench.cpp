@@ -1,6 +1,8 @@
 #include "base/exit_codes.hpp"
 #include "base/progress.hpp"
 #include "base/user_errors.hpp"
+#include "bench/device_probe.hpp"
+#include "bench/report.hpp"
 #include "bench/timing.hpp"
 #include "catalog/catalog.hpp"
 #include "cli/commands.hpp"
@@ -26,7 +28,7 @@ int exit_for(const bench_report& report) {
     if (report.no_device) return exit_no_device;
     for (const auto& entry : report.entries) {
         if (!entry.compile.ok) return exit_compile_error;
-        if (const bench_figures* failed = first_failure(entry)) return exit_code_for(failed->result);
+        if (const bench_figures* failed = deciding_run(entry)) return exit_code_for(failed->result);
     }
     return exit_accepted;
 }
@@ -53,19 +55,10 @@ bench_report bench_problem(const problem_spec& spec, const std::vector<std::file
     bench_report report;
     report.problem = spec.slug;
     runner_session probe(spec, context.runner);
+    report.no_device = adopt_device(probe, context.compiler);
     report.device = probe.device();
-    report.no_device = probe.no_device();
     if (!report.device) return report;
-    context.compiler.arch = report.device->arch;
-    std::optional<double> peak = context.results ? context.results->device_peak(report.device->uuid) : std::nullopt;
-    if (!peak) {
-        std::optional<double> measured;
-        if (!probe.load({}, "", &measured) && measured) {
-            peak = measured;
-            if (context.results) context.results->save_device_peak(report.device->uuid, report.device->name, *peak);
-        }
-    }
-    report.peak_gbps = peak.value_or(0);
+    report.peak_gbps = device_ceiling(probe, report.device, context).value_or(0);
     reference_outputs references(spec, build_reference(spec, context), context.compiler.cache_dir, context.runner);
     tell(context.progress, {progress_step::stage::references, 0, 0, ""});
     std::mt19937_64 secret = fresh_secret();

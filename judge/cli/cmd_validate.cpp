@@ -1,6 +1,7 @@
 #include "base/exit_codes.hpp"
 #include "base/progress.hpp"
 #include "base/user_errors.hpp"
+#include "bench/device_probe.hpp"
 #include "bench/timing.hpp"
 #include "catalog/catalog.hpp"
 #include "cli/commands.hpp"
@@ -176,9 +177,7 @@ std::optional<std::string> choose_device(const std::vector<problem_check>& check
     for (const auto& check : checks) {
         if (!check.spec) continue;
         runner_session probe(*check.spec, context.runner);
-        if (probe.no_device()) return *probe.no_device();
-        context.compiler.arch = probe.device()->arch;
-        break;
+        return adopt_device(probe, context.compiler);
     }
     return std::nullopt;
 }

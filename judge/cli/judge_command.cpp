@@ -1,8 +1,6 @@
 // What `run` and `submit` share: one path from the command line to the judge and back.
 #include "base/exit_codes.hpp"
-#include "bench/timing.hpp"
 #include "cli/commands.hpp"
-#include "history/json.hpp"
 
 #include <fmt/format.h>
 
@@ -10,28 +8,16 @@ namespace gpujudge {
 
 namespace {
 
-void print_personal_best(const problem_spec& spec, history* results, nlohmann::json* json) {
-    const auto test = headline_test(spec);
-    if (!results || !test) return;
-    const auto best = results->best(spec.slug, *test);
-    if (!best) return;
-    if (json)
-        (*json)["personal_best"] = personal_best_json(*best);
-    else
-        fmt::print("personal best on '{}': {:.1f} µs ({:.0f} GB/s), {} on {}\n", best->test, best->median_ms * 1e3,
-                   best->gbps, best->source, best->recorded_at);
-}
-
 void print_judgement(const cli_context& context, const problem_spec& spec, const judge_request& request,
                      const judgement& result) {
     if (request.json) {
-        nlohmann::json json = submission_json(spec, request.source, result);
-        if (result.bench) print_personal_best(spec, context.judge.results, &json);
-        fmt::print("{}\n", json.dump(2));
-    } else {
-        print_submission(stdout, spec, request.source, result, context.look);
-        if (result.bench) print_personal_best(spec, context.judge.results, nullptr);
+        fmt::print("{}\n", submission_json(spec, request.source, result, context.judge.results).dump(2));
+        return;
     }
+    print_submission(stdout, spec, request.source, result, context.look);
+    if (const auto best = best_after(spec, result, context.judge.results))
+        fmt::print("personal best on '{}': {:.1f} µs ({:.0f} GB/s), {} on {}\n", best->test, best->median_ms * 1e3,
+                   best->gbps, best->source, best->recorded_at);
 }
 
 // Judges with progress on a terminal; the line is erased (the progress gone) before it returns.

@@ -74,7 +74,7 @@ attempt attempt_at(const statement& row) {
     a.source_hash = row.text(3);
     a.origin = row.text(4);
     // A verdict this version does not know (a newer judge wrote it) reads as an internal one.
-    a.outcome = verdict_from_string(row.text(5)).value_or(verdict::skipped);
+    a.outcome = parse_verdict(row.text(5));
     a.passed = row.integer(6);
     a.total = row.integer(7);
     a.device_name = row.text(8);

@@ -5,9 +5,8 @@
 namespace gpujudge {
 
 std::optional<cause_kind> shown_cause(const judgement& result) {
-    for (const auto& test : result.tests)
-        if (test.result != verdict::accepted) return test.cause;
-    return std::nullopt;
+    const test_report* decider = deciding_test(result.tests);
+    return decider ? decider->cause : std::nullopt;
 }
 
 std::optional<std::string> declaration_mismatch(const solution_file& solution, const judgement& result) {

@@ -1,6 +1,7 @@
 #include "judging/submission.hpp"
 
 #include "base/content_hash.hpp"
+#include "bench/device_probe.hpp"
 #include "judging/wrong_answer_causes.hpp"
 #include "references/timed_data.hpp"
 
@@ -48,12 +49,6 @@ expected_by_test expected_outputs_for(const problem_spec& spec, const std::vecto
     return expected;
 }
 
-std::optional<double> known_peak(const judge_context& context, const std::optional<device_message>& device) {
-    if (context.runner.backend == runner_backend::host) return context.assumed_peak_gbps;
-    if (context.results && device) return context.results->device_peak(device->uuid);
-    return std::nullopt;
-}
-
 // The baseline's figures, fixed before any code of the submission is loaded: work it leaves running
 // (a thread, a kernel on a stream of its own) could otherwise slow a baseline timed beside it.
 std::optional<bench_entry> fixed_baseline(const problem_spec& spec, const judge_options& options,
@@ -80,7 +75,7 @@ bench_report time_submission(const problem_spec& spec, const std::filesystem::pa
     mine.compile = result.compile;
     mine.figures = context.timings.measure("timed runs", [&] { return time_loaded(session, spec, plan, peak_gbps); });
     if (base) wall_clock_check(*base, mine);
-    if (base && !first_failure(mine)) report.entries.push_back(std::move(*base));
+    if (base && !deciding_run(mine)) report.entries.push_back(std::move(*base));
     report.entries.push_back(std::move(mine));
     add_speedups(report);
     return report;
@@ -110,9 +105,7 @@ attempt attempt_of(const problem_spec& spec, const std::filesystem::path& source
     a.origin = options.origin;
     a.outcome = result.overall;
     a.total = static_cast<int>(result.tests.size());
-    if (result.compile.ok && !result.no_device)
-        a.passed = static_cast<int>(std::count_if(result.tests.begin(), result.tests.end(),
-                                                  [](const test_report& t) { return t.result == verdict::accepted; }));
+    if (result.judged()) a.passed = static_cast<int>(result.passed());
     a.device_name = result.device ? result.device->name : result.no_device ? "" : "host";
     const bench_entry* mine = submission_entry(result);
     const auto headline = headline_test(spec);
@@ -187,21 +180,11 @@ std::future<timed_plan> plan_in_background(const problem_spec& spec, const judge
 // The timed data is no longer wanted: its reference work stops first.
 void find_cause(const problem_spec& spec, const std::filesystem::path& reference, reference_outputs& references,
                 const std::map<int, named_arrays>& wrong_outputs, judge_context& context, judgement& result) {
-    if (spec.diagnosis.empty() || wrong_outputs.empty() || first_failure(result.tests) != verdict::wrong_answer) return;
+    const test_report* decider = deciding_test(result.tests);
+    if (spec.diagnosis.empty() || wrong_outputs.empty() || !decider || decider->result != verdict::wrong_answer) return;
     references.cancel();
     reference_outputs again(spec, reference, context.compiler.cache_dir, context.runner);
     context.timings.measure("likely cause", [&] { add_wrong_answer_cause(spec, again, wrong_outputs, result.tests); });
-}
-
-// The device's memory ceiling, measured by the runner before any submission code is in it, when
-// none is known yet (not under a launcher's tool: it would measure the tool). Range-checked, kept.
-void measure_ceiling(runner_session& session, judge_context& context, const judgement& result,
-                     std::optional<double>& peak) {
-    if (peak || !context.runner.launcher.empty()) return;
-    std::optional<double> measured;
-    if (session.load({}, "", &measured) || !measured || !plausible_ceiling_gbps(*measured)) return;
-    if (context.results) context.results->save_device_peak(result.device->uuid, result.device->name, *measured);
-    peak = measured;
 }
 
 // Loads the compiled library. A library that does not load fails the first test.
@@ -274,17 +257,16 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
                   : timings.measure("compile", [&] { return compile_host(spec, source, "solve", context.compiler); });
     tell(context.progress, {progress_step::stage::references, 0, 0, ""});
     const expected_by_test expected_outputs = expected_outputs_for(spec, options.tests, expected.get());
-    if (!result.compile.ok || result.no_device) {
+    if (!result.judged()) {
         decide(result);
         return result;
     }
-    std::optional<double> peak = known_peak(context, result.device);
-    if (on_device) measure_ceiling(session, context, result, peak);
+    const std::optional<double> peak = device_ceiling(session, result.device, context);
     std::optional<bench_entry> base = fixed_baseline(spec, options, plan, peak.value_or(0), context, result);
     if (load_submission(session, result)) {
         timings.measure("judged calls", [&] { run_tests(spec, options, expected_outputs, session, result); });
         find_cause(spec, reference, references, session.wrong_outputs(), context, result);
-        if (plan.valid() && first_failure(result.tests) == verdict::accepted) {
+        if (plan.valid() && !deciding_test(result.tests)) {
             timings.measure("waiting for timed data", [&] { plan.wait(); });
             const timed_plan& chosen = plan.get();
             result.bench =
@@ -307,6 +289,11 @@ judgement judge_submission(const problem_spec& spec, const std::filesystem::path
     return result;
 }
 
+std::size_t judgement::passed() const {
+    return static_cast<std::size_t>(
+        std::count_if(tests.begin(), tests.end(), [](const test_report& t) { return t.result == verdict::accepted; }));
+}
+
 const bench_entry* submission_entry(const judgement& result) {
     if (!result.bench) return nullptr;
     for (const auto& entry : result.bench->entries)
@@ -325,15 +312,14 @@ void decide(judgement& result) {
         result.reason = *result.no_device;
         return;
     }
-    for (const auto& test : result.tests)
-        if (test.result != verdict::accepted) {
-            // A test left skipped with none failed before it: the runner stopped without a word.
-            result.overall = test.result == verdict::skipped ? verdict::runtime_error : test.result;
-            result.reason = fmt::format("test '{}': {}", test.name, test.message);
-            return;
-        }
+    if (const test_report* test = deciding_test(result.tests)) {
+        // A test left skipped with none failed before it: the runner stopped without a word.
+        result.overall = test->result == verdict::skipped ? verdict::runtime_error : test->result;
+        result.reason = fmt::format("test '{}': {}", test->name, test->message);
+        return;
+    }
     if (const bench_entry* mine = submission_entry(result))
-        if (const bench_figures* failed = first_failure(*mine)) {
+        if (const bench_figures* failed = deciding_run(*mine)) {
             result.overall = failed->result;
             result.reason = fmt::format("timed run on '{}': {}", failed->test, failed->message);
             return;

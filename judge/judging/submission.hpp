@@ -40,6 +40,11 @@ struct judgement {
     std::string program_output;
     verdict overall = verdict::accepted;  // see decide()
     std::string reason;                   // why, in one line, when not accepted
+
+    // The tests ran: it compiled and had a device. Otherwise its tests say nothing.
+    bool judged() const { return compile.ok && !no_device; }
+    // How many tests were accepted.
+    std::size_t passed() const;
 };
 
 // Throws problem_error when the problem's own files fail (its reference crashes, say). What the

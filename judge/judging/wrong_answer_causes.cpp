@@ -94,7 +94,7 @@ std::optional<cause> sum_cause(const problem_spec& spec, const scalar_values& sc
         if (!output_wrong(spec, param, scalars, want.value(0), have.value(0), want.bits(0), have.bits(0))) continue;
         const tolerance tol = tolerance_for(spec, param, scalars);
         try {
-            sum_evidence evidence({have.value(0), want.value(0), tol.atol + tol.rtol * std::fabs(want.value(0)),
+            sum_evidence evidence({have.value(0), want.value(0), allowed_error(want.value(0), tol.atol, tol.rtol),
                                    evaluate(sum->scale, scalars), param.type == element_type::i32});
             for_each_term_block(*sum, scalars, inputs,
                                 [&](const double* terms, std::size_t count) { evidence.add(terms, count); });
@@ -123,9 +123,8 @@ std::optional<cause> shift_cause(const problem_spec& spec, const scalar_values& 
 void add_wrong_answer_cause(const problem_spec& spec, reference_outputs& references,
                             const std::map<int, named_arrays>& wrong_outputs, std::vector<test_report>& reports) {
     if (spec.diagnosis.empty()) return;
-    const auto failed = std::find_if(reports.begin(), reports.end(),
-                                     [](const test_report& r) { return r.result != verdict::accepted; });
-    if (failed == reports.end() || failed->result != verdict::wrong_answer || failed->cause) return;
+    test_report* failed = deciding_test(reports);
+    if (!failed || failed->result != verdict::wrong_answer || failed->cause) return;
     const auto received = wrong_outputs.find(failed->index);
     if (received == wrong_outputs.end()) return;
     const named_arrays& got = received->second;

@@ -4,7 +4,7 @@
 // the real time and the gaps between kernels come from this unprofiled run); then a runner behind
 // ncu calls solve once to warm up and once more between cudaProfilerStart and Stop, so that
 // `ncu --profile-from-start off` collects solve's kernels and none of the harness's (inputs,
-// poison, guards, checks). The report is imported as CSV and analysed (profile_analysis.hpp).
+// poison, guards, checks). The report is imported as CSV and analysed (profile/analysis.hpp).
 #include "judging/submission.hpp"
 #include "profile/analysis.hpp"
 #include "profile/kernels.hpp"

@@ -1,6 +1,8 @@
 #include "report/judgement.hpp"
 
 #include "base/exit_codes.hpp"
+#include "bench/report.hpp"
+#include "history/json.hpp"
 
 #include <fmt/color.h>
 #include <fmt/format.h>
@@ -76,10 +78,7 @@ void print_submission(std::FILE* out, const problem_spec& spec, const std::files
         if (!result.compile.diagnostics.empty()) fmt::print(out, "{}", indent(result.compile.diagnostics, "  "));
     }
     if (result.no_device) fmt::print(out, "device   none: {}\n", *result.no_device);
-    std::size_t passed = 0;
-    const bool judged = result.compile.ok && !result.no_device;
-    for (const auto& test : judged ? result.tests : std::vector<test_report>{}) {
-        passed += test.result == verdict::accepted;
+    for (const auto& test : result.judged() ? result.tests : std::vector<test_report>{}) {
         fmt::print(out, "  {:<11} {:<40} {}", to_string(test.kind), test.name, styled_verdict(test.result, look));
         if (test.result == verdict::accepted) fmt::print(out, "  {:.2f} ms", test.wall_ms);
         fmt::print(out, "\n");
@@ -91,15 +90,22 @@ void print_submission(std::FILE* out, const problem_spec& spec, const std::files
         fmt::print(out, "output of the program (last lines):\n{}",
                    indent(printable_output(result.program_output), "  | "));
     fmt::print(out, "verdict: {}", styled_verdict(result.overall, look));
-    if (judged) fmt::print(out, " ({}/{} tests passed)", passed, result.tests.size());
+    if (result.judged()) fmt::print(out, " ({}/{} tests passed)", result.passed(), result.tests.size());
     fmt::print(out, "\n");
+    // A timed run decided it (its tests passed and printed no message): decide()'s line says why.
     const bench_entry* mine = submission_entry(result);
-    if (mine && result.overall != verdict::accepted)
-        if (const bench_figures* failed = first_failure(*mine))
-            fmt::print(out, "{}\n", indent(fmt::format("timed run on '{}': {}", failed->test, failed->message), "  "));
+    if (mine && result.overall != verdict::accepted && deciding_run(*mine))
+        fmt::print(out, "{}\n", indent(result.reason, "  "));
 }
 
-nlohmann::json submission_json(const problem_spec& spec, const std::filesystem::path& source, const judgement& result) {
+std::optional<personal_best> best_after(const problem_spec& spec, const judgement& result, const history* results) {
+    const auto test = headline_test(spec);
+    if (!result.bench || !results || !test) return std::nullopt;
+    return results->best(spec.slug, *test);
+}
+
+nlohmann::json submission_json(const problem_spec& spec, const std::filesystem::path& source, const judgement& result,
+                               const history* results) {
     nlohmann::json tests = nlohmann::json::array();
     for (const auto& test : result.tests)
         tests.push_back({{"name", test.name},
@@ -114,6 +120,8 @@ nlohmann::json submission_json(const problem_spec& spec, const std::filesystem::
         {"verdict", to_string(result.overall)},
         {"exit_code", exit_code_for(result.overall)},
         {"reason", result.reason},
+        {"judged", result.judged()},
+        {"passed", result.passed()},
         {"compile",
          {{"ok", result.compile.ok}, {"cached", result.compile.cached}, {"diagnostics", result.compile.diagnostics}}},
         {"tests", tests}};
@@ -121,6 +129,7 @@ nlohmann::json submission_json(const problem_spec& spec, const std::filesystem::
     if (result.no_device) json["no_device"] = *result.no_device;
     if (result.bench) json["bench"] = bench_json(*result.bench);
     if (!result.program_output.empty()) json["program_output"] = printable_output(result.program_output);
+    if (const auto best = best_after(spec, result, results)) json["personal_best"] = personal_best_json(*best);
     return json;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // How a judgement is shown: text for people (coloured on a terminal) or one JSON object. Both read
-// the one decided verdict (submission.hpp: decide).
+// the one decided verdict (judging/submission.hpp: decide).
+#include "history/database.hpp"
 #include "judging/submission.hpp"
 #include "problem_spec.hpp"
 
@@ -24,7 +25,13 @@ std::string printable_output(const std::string& text);
 void print_submission(std::FILE* out, const problem_spec& spec, const std::filesystem::path& source,
                       const judgement& result, style look);
 
-nlohmann::json submission_json(const problem_spec& spec, const std::filesystem::path& source, const judgement& result);
+// The judgement as one object, for `--json` and serve alike: with `results`, the problem's
+// personal best after a timed judgement.
+nlohmann::json submission_json(const problem_spec& spec, const std::filesystem::path& source, const judgement& result,
+                               const history* results = nullptr);
+
+// The problem's personal best after a timed judgement (none when it was not timed).
+std::optional<personal_best> best_after(const problem_spec& spec, const judgement& result, const history* results);
 
 // "accepted" in green, the failures in red, skipped in yellow (when colour is on).
 std::string styled_verdict(verdict v, style look);

@@ -4,7 +4,7 @@
 
 namespace gpujudge {
 
-// Field names are spelt once, here; a missing field is an error, never a silent default.
+// Reading a message: a missing field is an error (at(), never value()), and an unknown name throws.
 
 void to_json(nlohmann::json& out, const runner_backend& backend) {
     out = backend == runner_backend::host ? "host" : "device";
@@ -69,9 +69,7 @@ void to_json(nlohmann::json& out, const verdict& v) {
     out = to_string(v);
 }
 void from_json(const nlohmann::json& in, verdict& v) {
-    const auto parsed = verdict_from_string(in.get<std::string>());
-    if (!parsed) throw std::invalid_argument("unknown verdict '" + in.get<std::string>() + "'");
-    v = *parsed;
+    v = parse_verdict(in.get<std::string>());
 }
 
 void to_json(nlohmann::json& out, const cause_kind& kind) {

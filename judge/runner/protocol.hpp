@@ -1,6 +1,6 @@
 #pragma once
 // What the judge and a runner process say to each other, typed on both sides. Jobs go judge →
-// runner as JSON lines on the control pipe; messages come back sealed (sealed_channel.hpp) on the
+// runner as JSON lines on the control pipe; messages come back sealed (runner/channel.hpp) on the
 // result channel, so that nothing the submission prints, or writes into any descriptor, passes
 // for either. A runner session: hello, then (device runners) the device message, a load job, then
 // any number of judge and time jobs (or one reference job, or one profile job: a test_job whose

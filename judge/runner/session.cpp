@@ -684,10 +684,14 @@ double default_reference_limit_s() {
     return seconds;
 }
 
-verdict first_failure(const std::vector<test_report>& tests) {
+const test_report* deciding_test(const std::vector<test_report>& tests) {
     for (const auto& test : tests)
-        if (test.result != verdict::accepted) return test.result;
-    return verdict::accepted;
+        if (test.result != verdict::accepted) return &test;
+    return nullptr;
+}
+
+test_report* deciding_test(std::vector<test_report>& tests) {
+    return const_cast<test_report*>(deciding_test(static_cast<const std::vector<test_report>&>(tests)));
 }
 
 }  // namespace gpujudge

@@ -43,7 +43,7 @@ struct runner_settings {
     double call_slack_ms = 250;                              // scheduling and message latency on top of the time limit
     double reference_limit_s = default_reference_limit_s();  // one reference job, between two outputs
     double time_limit_scale = 1;  // the problem's time limit times this (a launcher's tool slows kernels down)
-    // The runner (and its launcher) in the sandbox (runner/sandbox.hpp); off with --no-sandbox.
+    // The runner (and its launcher) in the sandbox (process/sandbox.hpp); off with --no-sandbox.
     bool sandbox = true;
     // Folders the launcher writes its report into: bound writable in the sandbox, at their own path.
     std::vector<std::filesystem::path> launcher_writable;
@@ -135,7 +135,7 @@ private:
     std::string output_;
     progress_hook progress_;
     std::map<int, named_arrays> wrong_outputs_;
-    // Sandboxed runners: what the runner sees of the judge's files (see runner_policy in judging.cpp).
+    // Sandboxed runners: what the runner sees of the judge's files (see runner_policy in runner/session.cpp).
     std::optional<temp_dir> stage_;
 };
 
@@ -144,7 +144,9 @@ private:
 // Throws unless it is a regular file: a link planted there must not lead the judge to another file.
 void take_out_of_sandbox(const std::filesystem::path& from, const std::filesystem::path& to);
 
-// The verdict of a list of tests: that of the first that did not pass.
-verdict first_failure(const std::vector<test_report>& tests);
+// The test that decides a list's verdict: the first that did not pass (one left skipped before any
+// failed means the runner stopped without a word). None when every test passed.
+const test_report* deciding_test(const std::vector<test_report>& tests);
+test_report* deciding_test(std::vector<test_report>& tests);
 
 }  // namespace gpujudge

@@ -178,7 +178,7 @@ const char* verdict_name(sanitize_verdict v) {
 
 sanitize_decision decide_sanitize(const sanitize_result& result) {
     const judgement& judged = result.judged;
-    if (!judged.compile.ok || judged.no_device) return not_run(judged);
+    if (!judged.judged()) return not_run(judged);
     if (const std::size_t count = result.findings.submission.size(); count > 0)
         return {sanitize_verdict::findings, exit_sanitizer_findings,
                 fmt::format("sanitize: {} ({})", plural(count, "finding", "findings"), result.tool)};

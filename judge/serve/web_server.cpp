@@ -13,6 +13,7 @@
 #include "serve/page_assets.hpp"
 #include "serve/report_commands.hpp"
 #include "serve/source_store.hpp"
+#include "toolkit/compute_sanitizer.hpp"
 
 #include <fmt/format.h>
 #include <httplib.h>
@@ -179,10 +180,8 @@ judge_work web_server::judging(const problem_spec& spec, const std::filesystem::
         const auto results = judge_.runner.sandbox ? open_results() : nullptr;
         context.results = results.get();
         const judgement result = judge_submission(spec, source, options, context);
-        nlohmann::json json = submission_json(spec, source, result);
+        nlohmann::json json = submission_json(spec, source, result, results.get());
         json["compile"]["markers"] = compile_markers(result.compile.diagnostics, source.string());
-        if (const auto test = headline_test(spec); result.bench && results && test)
-            if (const auto best = results->best(spec.slug, *test)) json["personal_best"] = personal_best_json(*best);
         return server_event{"result", json};
     };
 }
@@ -244,6 +243,7 @@ void web_server::route() {
                   const auto results = open_results();
                   nlohmann::json json = problem_json(load(req.matches[1]), results.get(), store_);
                   json["reports"] = settings_.reports;
+                  json["sanitizer_tools"] = sanitizer_tools();  // the page offers these, as `sanitize` does
                   reply_json(res, 200, json);
               }));
     http_.Put("/api/problems/" + kSlug + "/draft", guarded([this](const httplib::Request& req, httplib::Response& res) {
