@@ -1,6 +1,7 @@
 #pragma once
 // Calls a `void f(...)` whose parameters are only known at run time (from problem.yaml), via libffi.
 #include "problem_spec.hpp"
+#include "solve_function.hpp"
 
 #include <ffi.h>
 
@@ -8,7 +9,7 @@
 
 namespace gpujudge {
 
-class c_function {
+class c_function final : public solve_function {
 public:
     c_function(void* address, const std::vector<parameter>& params);
     c_function(const c_function&) = delete;
@@ -16,6 +17,10 @@ public:
 
     // `pointers[i]` is used for pointer parameter i; scalars come from `scalars` by name.
     void call(const std::vector<void*>& pointers, const scalar_values& scalars) const;
+    std::optional<std::string> run(const std::vector<void*>& pointers, const scalar_values& scalars) const override {
+        call(pointers, scalars);
+        return std::nullopt;
+    }
 
 private:
     void* address_;

@@ -44,13 +44,18 @@ host_array buffer_set::download(const parameter& param) const {
     return values;
 }
 
-call_outcome call_solve(const c_function& solve, const buffer_set& buffers, const scalar_values& scalars,
+call_outcome call_solve(const solve_function& solve, const buffer_set& buffers, const scalar_values& scalars,
                         memory_space& space, call_listener& listener) {
     const call_status settled = space.finish_call();  // the harness's own writes, never timed
     if (!settled.ok) throw std::runtime_error("preparing the call failed: " + settled.error);
-    const call_status status = call_between_hooks(space, listener, [&] { solve.call(buffers.pointers(), scalars); });
+    std::optional<std::string> raised;
+    const call_status status =
+        call_between_hooks(space, listener, [&] { raised = solve.run(buffers.pointers(), scalars); });
     call_outcome outcome;
-    if (!status.ok) {
+    if (raised) {
+        outcome.result = verdict::runtime_error;
+        outcome.message = fmt::format("solve raised an exception:\n{}", *raised);
+    } else if (!status.ok) {
         outcome.result = verdict::runtime_error;
         outcome.message = fmt::format("CUDA error during solve: {}", status.error);
         outcome.context_lost = status.context_lost;

@@ -3,11 +3,11 @@
 // synchronise, then check guards and const inputs. Shared by plain tests and by every timed run.
 // The outputs are not checked here: they go to the judge (output_sink), the only process that
 // holds the expected ones, and it alone decides whether they pass.
-#include "c_function.hpp"
 #include "call_listener.hpp"
 #include "compare.hpp"
 #include "guarded_buffer.hpp"
 #include "output_file.hpp"
+#include "solve_function.hpp"
 #include "verdict.hpp"
 
 #include <map>
@@ -58,7 +58,7 @@ public:
 // Waits for the harness's own writes (inputs, poison, guards, the cache flush), then calls solve
 // and synchronises; runtime_error when the device reports an error. Work solve starts on streams
 // of its own therefore never races the judge's preparation.
-call_outcome call_solve(const c_function& solve, const buffer_set& buffers, const scalar_values& scalars,
+call_outcome call_solve(const solve_function& solve, const buffer_set& buffers, const scalar_values& scalars,
                         memory_space& space, call_listener& listener);
 
 // Guards intact, `const` inputs unchanged against their sources.

@@ -2,6 +2,8 @@
 
 #include "element_match.hpp"
 
+#include <stdexcept>
+
 namespace gpujudge {
 
 std::vector<long long> extents_of(const parameter& pointer, const scalar_values& scalars) {
@@ -17,7 +19,7 @@ tolerance tolerance_for(const problem_spec& spec, const parameter& output, const
 }
 
 named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars, named_arrays inputs,
-                         const c_function& function) {
+                         const solve_function& function) {
     named_arrays buffers;
     std::vector<void*> pointers(spec.params.size(), nullptr);
     for (std::size_t i = 0; i < spec.params.size(); ++i) {
@@ -28,7 +30,7 @@ named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars,
                                                   : host_array(param.type, spec.element_count(param, scalars));
         pointers[i] = buffers.emplace(param.name, std::move(buffer)).first->second.data();
     }
-    function.call(pointers, scalars);
+    if (auto raised = function.run(pointers, scalars)) throw std::runtime_error(*raised);
     named_arrays outputs;
     for (const auto& param : spec.params)
         if (param.is_pointer && param.is_output()) outputs.emplace(param.name, std::move(buffers.at(param.name)));

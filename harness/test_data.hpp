@@ -1,9 +1,9 @@
 #pragma once
 // Running a function on host buffers, and comparing a call's outputs with the expected ones.
-#include "c_function.hpp"
 #include "compare.hpp"
 #include "output_file.hpp"
 #include "problem_spec.hpp"
+#include "solve_function.hpp"
 
 #include <vector>
 
@@ -11,7 +11,7 @@ namespace gpujudge {
 
 // Runs `function` (the reference) on `inputs` (its own copy) and returns its outputs by name.
 named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars, named_arrays inputs,
-                         const c_function& function);
+                         const solve_function& function);
 
 // The shape of a pointer parameter for a test's scalars, as extents.
 std::vector<long long> extents_of(const parameter& pointer, const scalar_values& scalars);

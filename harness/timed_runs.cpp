@@ -66,7 +66,7 @@ clock_reading read_clocks(const call_timer& timer, const empty_call& empty, bool
 // sampling, calls held back or not).
 class timed_run {
 public:
-    timed_run(const problem_spec& spec, memory_space& space, const c_function& solve, const test_spec& test,
+    timed_run(const problem_spec& spec, memory_space& space, const solve_function& solve, const test_spec& test,
               const std::vector<input_set>& data_sets, const timed_settings& settings, std::uint64_t order_seed,
               call_listener& announcer, output_sink& judge)
         : spec_(spec),
@@ -185,7 +185,7 @@ private:
 
     const problem_spec& spec_;
     memory_space& space_;
-    const c_function& solve_;
+    const solve_function& solve_;
     const test_spec& test_;
     const std::vector<input_set>& data_sets_;
     const timed_settings& settings_;
@@ -205,8 +205,8 @@ private:
 
 }  // namespace
 
-timed_result run_timed(const problem_spec& spec, memory_space& space, const c_function& solve, const test_spec& test,
-                       const std::vector<input_set>& data_sets, const timed_settings& settings,
+timed_result run_timed(const problem_spec& spec, memory_space& space, const solve_function& solve,
+                       const test_spec& test, const std::vector<input_set>& data_sets, const timed_settings& settings,
                        std::uint64_t order_seed, call_listener& announcer, output_sink& judge) {
     return timed_run(spec, space, solve, test, data_sets, settings, order_seed, announcer, judge).run();
 }

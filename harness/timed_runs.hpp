@@ -40,8 +40,8 @@ struct timed_result {
 // `order_seed` draws which data set (inputs in the run's memory space) and buffer set each call
 // gets: never the same as the call before, otherwise unpredictable (call_order.hpp). Every call's
 // outputs go to `judge`, which alone holds the expected ones; it can stop the run.
-timed_result run_timed(const problem_spec& spec, memory_space& space, const c_function& solve, const test_spec& test,
-                       const std::vector<input_set>& data_sets, const timed_settings& settings,
+timed_result run_timed(const problem_spec& spec, memory_space& space, const solve_function& solve,
+                       const test_spec& test, const std::vector<input_set>& data_sets, const timed_settings& settings,
                        std::uint64_t order_seed, call_listener& announcer, output_sink& judge);
 
 }  // namespace gpujudge

@@ -1,16 +1,21 @@
 // The compiler and its cache: what goes into the key (source, local headers, prototype, tools), what
 // stays out (the path), and what a learner sees (file:line, warnings on every compile, the expected
 // signature). Host builds (compile_host) run the same cache code as nvcc builds in a fraction of the
-// time; one test builds with nvcc.
+// time; two tests build with nvcc. And the compile's sandbox: a source sees its own folder, never the
+// judge's cache or history, and what the compiler leaves is taken only as a regular file.
+#include "base/file_text.hpp"
 #include "base/temp_dir.hpp"
 #include "compile/compiler.hpp"
 #include "compile/include_scan.hpp"
 
+#include <sys/stat.h>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <optional>
 
 using namespace gpujudge;
 
@@ -60,6 +65,20 @@ const char* const kAdd = "#pragma once\ninline float add(float a, float b) { ret
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
+
+// A source that embeds `file` into its library, as a cheat would the cached expected outputs.
+std::string embeds(const fs::path& file) {
+    return "asm(\".section .rodata\\n.incbin \\\"" + file.string() +
+           "\\\"\\n.previous\");\n"
+           "extern \"C\" void solve(const float*, float* output, int) { output[0] = 0; }\n";
+}
+
+// Runs the test from another working directory, and comes back.
+struct working_directory {
+    fs::path before = fs::current_path();
+    explicit working_directory(const fs::path& path) { fs::current_path(path); }
+    ~working_directory() { fs::current_path(before); }
+};
 
 }  // namespace
 
@@ -235,6 +254,109 @@ TEST_CASE("nvcc builds are cached by their headers too, and keep their warnings"
     const compile_result changed = compile_solution(tiny_sum(), source, space.settings);
     CHECK(changed.ok);
     CHECK_FALSE(changed.cached);
+}
+
+TEST_CASE("a source cannot include the judge's cache, even where the source's folder holds it", "[compiler][sandbox]") {
+    workspace space;
+    space.settings.cache_dir = space.sources.path() / ".cache" / "gpujudge";  // the source in $HOME, say
+    const fs::path secret = space.write(".cache/gpujudge/expected/answers.h", "static const float kAnswer = 42;\n");
+    const fs::path source = space.write("cheat.cpp", "#include \"" + secret.string() +
+                                                         "\"\n"
+                                                         "extern \"C\" void solve(const float*, float* output, int) "
+                                                         "{ output[0] = kAnswer; }\n");
+    const compile_result result = space.host(source);
+    CHECK_FALSE(result.ok);
+    CHECK(contains(result.diagnostics,
+                   source.string() + ":1:10: fatal error: " + secret.string() + ": No such file or directory"));
+    space.settings.sandbox = false;  // the sandbox is what stops it: without, the same file compiles
+    CHECK(space.host(source).ok);
+}
+
+TEST_CASE("a cache reached through a link in the source's folder is out of reach too", "[compiler][sandbox]") {
+    workspace space;
+    const temp_dir elsewhere("compiler-test-elsewhere");  // ~/.cache a link to another disk, say
+    fs::create_directory_symlink(elsewhere.path(), space.sources.path() / ".cache");
+    space.settings.cache_dir = space.sources.path() / ".cache" / "gpujudge";
+    const fs::path secret = space.write(".cache/gpujudge/expected/answers.h", "static const float kAnswer = 42;\n");
+    const fs::path source = space.write("cheat.cpp", "#include \"" + secret.string() +
+                                                         "\"\n"
+                                                         "extern \"C\" void solve(const float*, float* output, int) "
+                                                         "{ output[0] = kAnswer; }\n");
+    const compile_result result = space.host(source);
+    CHECK_FALSE(result.ok);
+    CHECK(contains(result.diagnostics,
+                   source.string() + ":1:10: fatal error: " + secret.string() + ": No such file or directory"));
+    const fs::path fair = space.write(
+        "fair.cpp", "extern \"C\" void solve(const float* input, float* output, int) { output[0] = input[0]; }\n");
+    CHECK(space.host(fair).ok);  // the sandbox starts: no mount through the link
+}
+
+TEST_CASE("nvcc cannot include the judge's cache either", "[compiler][sandbox][nvcc]") {
+    workspace space;
+    space.settings.cache_dir = space.sources.path() / "cache";
+    const fs::path secret = space.write("cache/expected/answers.h", "static const float kAnswer = 42;\n");
+    const fs::path source = space.write("cheat.cu", "#include \"" + secret.string() +
+                                                        "\"\n"
+                                                        "extern \"C\" void solve(const float*, float* output, int) "
+                                                        "{ output[0] = kAnswer; }\n");
+    const compile_result result = compile_solution(tiny_sum(), source, space.settings);
+    CHECK_FALSE(result.ok);
+    CHECK(contains(result.diagnostics,
+                   source.string() + ":1:10: fatal error: " + secret.string() + ": No such file or directory"));
+}
+
+TEST_CASE("a source cannot embed a file of the history's folder, but can embed its own files", "[compiler][sandbox]") {
+    workspace space;
+    space.settings.hidden = {space.sources.path() / ".local" / "share" / "gpujudge"};
+    const fs::path history = space.write(".local/share/gpujudge/history.db", "every result so far");
+    const compile_result stolen = space.host(space.write("steals.cpp", embeds(history)));
+    CHECK_FALSE(stolen.ok);
+    CHECK(contains(stolen.diagnostics, "Error: file not found: " + history.string()));
+    const compile_result own = space.host(space.write("own.cpp", embeds(space.write("table.bin", "a table"))));
+    INFO(own.diagnostics);
+    CHECK(own.ok);
+    space.settings.sandbox = false;  // the sandbox is what stops it
+    CHECK(space.host(space.write("steals.cpp", embeds(history))).ok);
+}
+
+TEST_CASE("a sandboxed compile names the source by the path it was given, a relative one too", "[compiler][sandbox]") {
+    workspace space;
+    space.write("sum.h", kSumHeader);
+    space.write("detail/add.h", kAdd);
+    const fs::path source = space.write("warns.cpp", std::string("#warning \"slow path\"\n") + kSolve);
+    const compile_result absolute = space.host(source);
+    REQUIRE(absolute.ok);
+    CHECK(absolute.diagnostics.rfind(source.string() + ":1:2: warning: #warning \"slow path\"", 0) == 0);
+    const working_directory here(space.sources.path());
+    space.settings.cache_dir = space.cache.path() / "another";  // compiled again, not read from the cache
+    const compile_result relative = space.host("warns.cpp");
+    REQUIRE(relative.ok);
+    CHECK_FALSE(relative.cached);
+    CHECK(relative.diagnostics.rfind("warns.cpp:1:2: warning: #warning \"slow path\"", 0) == 0);
+    CHECK(relative.compiled_from == "warns.cpp");
+}
+
+TEST_CASE("the library is taken from the work folder only as a regular file, never through a link", "[compiler]") {
+    temp_dir work("take-test");
+    const fs::path built = work.path() / "library.so";
+    const fs::path destination = work.path() / "cached.so";
+    std::ofstream(work.path() / "answers.out") << "the expected outputs";
+    fs::create_symlink(work.path() / "answers.out", built);
+    CHECK(take_library(built, destination) ==
+          std::optional<std::string>("the compiler's output library.so cannot be taken: it is a symbolic link"));
+    fs::remove(built);
+    REQUIRE(mkfifo(built.c_str(), 0600) == 0);
+    CHECK(take_library(built, destination) ==
+          std::optional<std::string>("the compiler's output library.so cannot be taken: it is not a regular file"));
+    fs::remove(built);
+    CHECK(take_library(built, destination) ==
+          std::optional<std::string>("the compiler's output library.so cannot be taken: No such file or directory"));
+    CHECK_FALSE(fs::exists(destination));
+
+    std::ofstream(built, std::ios::binary) << "a library";
+    CHECK_FALSE(take_library(built, destination));
+    CHECK(read_file_text(destination) == "a library");
+    CHECK(std::distance(fs::directory_iterator(work.path()), fs::directory_iterator()) == 3);  // no partial left
 }
 
 TEST_CASE("include scanning: quoted headers beside their includer, transitively, cycles once, system ones out",

@@ -175,7 +175,7 @@ TEST_CASE("a child that escapes the process group is killed with the runner", "[
     std::remove(pid_file.c_str());
     setenv("GPUJUDGE_TEST_PID_FILE", pid_file.c_str(), 1);
     judge_context context = host_context();
-    context.runner.sandbox = false;
+    context.runner.sandbox = context.compiler.sandbox = false;
     judge_options options;
     options.tests = select_tests(tiny_sum(), {});
     options.timed = false;

@@ -110,6 +110,46 @@ TEST_CASE("the bwrap command line binds the system read-only, the policy's paths
     if (const char* home = std::getenv("HOME")) CHECK(line.find(std::string(" ") + home + " ") == std::string::npos);
 }
 
+TEST_CASE("hidden folders are covered where a bind shows them, and folders bound inside them show", "[sandbox]") {
+    const temp_dir home("home");
+    const temp_dir elsewhere("elsewhere");
+    const auto cache = home.path() / ".cache" / "gpujudge";
+    const auto data = home.path() / ".local" / "share" / "gpujudge";
+    std::filesystem::create_directories(cache);
+    std::filesystem::create_directories(data / "serve" / "sources");
+    std::filesystem::create_directories(elsewhere.path() / "profiles");
+    std::filesystem::create_directory_symlink(elsewhere.path(), home.path() / "linked");
+    sandbox_policy policy;
+    policy.read_only.push_back({data / "serve" / "sources", {}});  // listed first, mounted last
+    policy.read_only.push_back({home.path(), {}});
+    policy.hidden = {cache, data.string() + "/", home.path() / "linked" / "profiles"};
+    policy.hidden.insert(policy.hidden.end(), {"/", "/tmp/", home.path() / "missing"});
+    policy.workdir = "/srv/work/";
+    const auto line_of = [](const sandbox_policy& policy) {
+        std::string line;
+        for (const auto& arg : sandbox_argv("/usr/bin/bwrap", policy, 5, {"nvcc"})) line += arg + " ";
+        return line;
+    };
+    const std::string line = line_of(policy);
+    const auto at = [&](const std::string& part) {
+        INFO(part);
+        CHECK(line.find(part) != std::string::npos);
+        return line.find(part);
+    };
+    const auto bound = at("--ro-bind " + home.path().string() + " " + home.path().string() + " ");
+    CHECK(bound < at("--size 4096 --tmpfs " + cache.string() + " "));
+    CHECK(bound < at("--size 4096 --tmpfs " + data.string() + " "));
+    CHECK(at("--tmpfs " + data.string() + " ") < at("--ro-bind " + (data / "serve" / "sources").string()));
+    CHECK(line.find("--tmpfs / ") == std::string::npos);  // neither the root nor the scratch: no bind shows them
+    CHECK(line.find("--tmpfs /tmp ") == line.rfind("--tmpfs /tmp "));
+    CHECK(line.find("missing") == std::string::npos);  // nothing there to hide
+    // A link in a bind leads nowhere unless its target is bound: covered there, not through the link.
+    CHECK(line.find("profiles") == std::string::npos);
+    CHECK(at("--dir /srv/work ") < at("--chdir /srv/work --seccomp 5 -- nvcc "));
+    policy.read_only.push_back({elsewhere.path(), {}});
+    CHECK(line_of(policy).find("--tmpfs " + (elsewhere.path() / "profiles").string() + " ") != std::string::npos);
+}
+
 TEST_CASE("a sandboxed submission is judged as before", "[sandbox]") {
     CHECK(judge_fake("correct").overall == verdict::accepted);
     const auto wrong = judge_fake("off_by_one");  // got files and the likely cause go through the staging folder

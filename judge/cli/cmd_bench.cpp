@@ -40,9 +40,14 @@ bench_entry time_source(const problem_spec& spec, const std::filesystem::path& s
     entry.source = source;
     entry.compile = compile_solution(spec, source, context.compiler);
     if (!entry.compile.ok) return entry;
-    runner_session session(spec, context.runner);
+    runner_session session(spec, runner_for(context.runner, source, context.compiler.cache_dir));
     session.report_progress(context.progress);
     if (auto failure = session.load(entry.compile.library, "solve")) {
+        if (session.rejected()) {
+            entry.compile.ok = false;
+            entry.compile.diagnostics = *failure + "\n";
+            return entry;
+        }
         entry.figures.push_back({headline_test(spec).value_or(""), verdict::runtime_error, *failure});
         return entry;
     }

@@ -102,6 +102,8 @@ cli_context make_context(const global_options& global, const char* argv0) {
     context.look.color = global.color == "always" || (global.color == "auto" && isatty(STDOUT_FILENO));
     context.judge.home = global.home.empty() ? find_home() : std::filesystem::path(global.home);
     context.judge.compiler.cache_dir = default_cache_dir();
+    context.judge.compiler.hidden = {default_history_path().parent_path()};  // and the cache, always
+    context.judge.compiler.sandbox = !global.no_sandbox;
     context.judge.runner.runner_exe = runner_beside(argv0);
     context.judge.runner.backend = global.backend == "host" ? runner_backend::host : runner_backend::device;
     context.judge.runner.sandbox = !global.no_sandbox;

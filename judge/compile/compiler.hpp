@@ -7,7 +7,9 @@
 #include "problem_spec.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace gpujudge {
 
@@ -44,6 +46,12 @@ struct compiler_settings {
     std::string host_compiler = "c++";
     std::string arch = "sm_90";  // the GPU's own when there is one
     compile_limits limits = default_compile_limits();
+    // The compilers run in the sandbox (runner/sandbox.hpp), as runners do; off with --no-sandbox.
+    // They see the system, their installation, the source's folder (read-only, at its own path) and
+    // a private work folder; never the cache, the judge's temporary folder, nor the folders in
+    // `hidden` (the history's: the caller's to name), wherever a folder they see holds them.
+    bool sandbox = true;
+    std::vector<std::filesystem::path> hidden;
 };
 
 // $GPUJUDGE_CACHE_DIR, else $XDG_CACHE_HOME/gpujudge, else ~/.cache/gpujudge.
@@ -52,6 +60,11 @@ std::filesystem::path default_cache_dir();
 // The forced header: the prototype, and a use of the function so that a missing definition fails
 // to link instead of loading without it.
 std::string forced_header(const problem_spec& spec, const std::string& function);
+
+// Copies the library a compiler left in its work folder to `destination` (under a private name,
+// then renamed into place): a regular file only, never followed through a link the compiler could
+// have planted there. Nothing when done, else why not.
+std::optional<std::string> take_library(const std::filesystem::path& built, const std::filesystem::path& destination);
 
 // Compiles a .cu submission with nvcc: -O3 -lineinfo -Xcompiler -fPIC -shared -arch=<arch>.
 compile_result compile_solution(const problem_spec& spec, const std::filesystem::path& source,

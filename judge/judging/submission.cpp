@@ -187,9 +187,15 @@ void find_cause(const problem_spec& spec, const std::filesystem::path& reference
     context.timings.measure("likely cause", [&] { add_wrong_answer_cause(spec, again, wrong_outputs, result.tests); });
 }
 
-// Loads the compiled library. A library that does not load fails the first test.
+// Loads the compiled library. A file that cannot be called as solve (Python's syntax, signature)
+// did not compile; a library that does not load fails the first test.
 bool load_submission(runner_session& session, judgement& result) {
     if (auto failure = session.load(result.compile.library, "solve")) {
+        if (session.rejected()) {
+            result.compile.ok = false;
+            result.compile.diagnostics = *failure + "\n";
+            return false;
+        }
         result.tests.front().result = verdict::runtime_error;
         result.tests.front().message = *failure;
         return false;
@@ -241,7 +247,7 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
     result.tests = pending_reports(spec, options.tests);
     tell(context.progress, {progress_step::stage::compiling, 0, 0, ""});
     // The runner opens the device while the references and the compiler run.
-    runner_session session(spec, context.runner);
+    runner_session session(spec, runner_for(context.runner, source, context.compiler.cache_dir));
     session.report_progress(context.progress);
     const auto reference = timings.measure("reference build", [&] { return build_reference(spec, context); });
     reference_outputs references(spec, reference, context.compiler.cache_dir, context.runner);

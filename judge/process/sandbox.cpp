@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
@@ -57,6 +58,63 @@ void add_rule(scmp_filter_ctx filter, std::uint32_t action, int syscall, const c
                                              conditions.empty() ? nullptr : conditions.data());
     if (error != 0)
         throw std::runtime_error(fmt::format("libseccomp refused the rule for {}: {}", name, std::strerror(-error)));
+}
+
+// A folder's path without "." or ".." and without a trailing slash, for comparing and counting.
+std::filesystem::path plain(const std::filesystem::path& path) {
+    const auto normal = path.lexically_normal();
+    return normal.has_filename() || normal == normal.root_path() ? normal : normal.parent_path();
+}
+
+std::size_t depth(const std::filesystem::path& path) {
+    const auto relative = plain(path).relative_path();
+    return static_cast<std::size_t>(std::distance(relative.begin(), relative.end()));
+}
+
+// Where the folder `path` (resolved) shows in the sandbox through `bind`, if it lies inside it.
+std::optional<std::filesystem::path> seen_through(const std::filesystem::path& path, const sandbox_bind& bind) {
+    std::error_code error;
+    const auto relative = path.lexically_relative(std::filesystem::weakly_canonical(bind.source, error));
+    if (error || relative.empty() || *relative.begin() == "..") return std::nullopt;
+    return plain((bind.target.empty() ? bind.source : bind.target) / relative);
+}
+
+// The policy's binds, then an empty tmpfs wherever a bind (the system's included) shows a hidden
+// folder; parents first, so that a folder bound inside a hidden one is mounted over its tmpfs.
+// Where the bound tree shows it, not through a link: bwrap cannot follow a link in a bind.
+std::vector<std::string> policy_mounts(const sandbox_policy& policy, const std::vector<sandbox_bind>& system) {
+    struct mount {
+        std::filesystem::path at;
+        std::vector<std::string> args;
+    };
+    std::vector<mount> mounts;
+    std::vector<sandbox_bind> shown = system;
+    const auto add_binds = [&](const std::vector<sandbox_bind>& binds, const char* option) {
+        for (const auto& bind : binds) {
+            const auto target = bind.target.empty() ? bind.source : bind.target;
+            mounts.push_back({target, {option, bind.source.string(), target.string()}});
+            shown.push_back(bind);
+        }
+    };
+    add_binds(policy.read_only, "--ro-bind");
+    add_binds(policy.writable, "--bind");
+    std::vector<std::filesystem::path> covered;
+    for (const auto& folder : policy.hidden) {
+        std::error_code error;
+        if (!std::filesystem::is_directory(folder, error)) continue;  // nothing there to show
+        const auto resolved = std::filesystem::weakly_canonical(folder, error);
+        for (const auto& bind : shown) {
+            const auto at = error ? std::nullopt : seen_through(resolved, bind);
+            if (!at || std::find(covered.begin(), covered.end(), *at) != covered.end()) continue;
+            covered.push_back(*at);
+            mounts.push_back({*at, {"--size", "4096", "--tmpfs", at->string()}});
+        }
+    }
+    std::stable_sort(mounts.begin(), mounts.end(),
+                     [](const mount& a, const mount& b) { return depth(a.at) < depth(b.at); });
+    std::vector<std::string> argv;
+    for (const auto& each : mounts) argv.insert(argv.end(), each.args.begin(), each.args.end());
+    return argv;
 }
 
 }  // namespace
@@ -161,23 +219,24 @@ std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const 
             argv.insert(argv.end(), {"--dev-bind", entry.path().string(), entry.path().string()});
     if (std::filesystem::exists("/dev/dri", error)) argv.insert(argv.end(), {"--dev-bind", "/dev/dri", "/dev/dri"});
     // The system, read-only: folders as binds, merged-/usr links as links.
+    std::vector<sandbox_bind> system;
     for (const char* dir : {"/usr", "/etc", "/opt", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin"}) {
         const auto status = std::filesystem::symlink_status(dir, error);
-        if (std::filesystem::is_symlink(status))
+        if (std::filesystem::is_symlink(status)) {
             argv.insert(argv.end(), {"--symlink", std::filesystem::read_symlink(dir, error).string(), dir});
-        else if (std::filesystem::is_directory(status))
+        } else if (std::filesystem::is_directory(status)) {
             argv.insert(argv.end(), {"--ro-bind", dir, dir});
+            system.push_back({dir, {}});
+        }
     }
     // What the CUDA driver reads of the devices and their bus (sysfs), read-only.
     for (const char* dir : {"/sys/bus", "/sys/class", "/sys/dev", "/sys/devices", "/sys/module/nvidia"})
         argv.insert(argv.end(), {"--ro-bind-try", dir, dir});
     argv.insert(argv.end(), {"--size", std::to_string(policy.scratch_bytes), "--tmpfs", "/tmp"});
-    for (const auto& bind : policy.read_only)
-        argv.insert(argv.end(),
-                    {"--ro-bind", bind.source.string(), (bind.target.empty() ? bind.source : bind.target).string()});
-    for (const auto& bind : policy.writable)
-        argv.insert(argv.end(),
-                    {"--bind", bind.source.string(), (bind.target.empty() ? bind.source : bind.target).string()});
+    const auto mounts = policy_mounts(policy, system);
+    argv.insert(argv.end(), mounts.begin(), mounts.end());
+    const std::string workdir = policy.workdir.empty() ? "/tmp" : plain(policy.workdir).string();
+    if (!policy.workdir.empty()) argv.insert(argv.end(), {"--dir", workdir});
     argv.insert(argv.end(), {"--clearenv", "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp"});
     bool path_set = false;
     for (char** variable = environ; *variable; ++variable) {
@@ -190,7 +249,7 @@ std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const 
         argv.insert(argv.end(), {"--setenv", name, entry.substr(equals + 1)});
     }
     if (!path_set) argv.insert(argv.end(), {"--setenv", "PATH", "/usr/bin:/bin"});
-    argv.insert(argv.end(), {"--chdir", "/tmp", "--seccomp", std::to_string(seccomp_fd), "--"});
+    argv.insert(argv.end(), {"--chdir", workdir, "--seccomp", std::to_string(seccomp_fd), "--"});
     argv.insert(argv.end(), command.begin(), command.end());
     return argv;
 }

@@ -41,6 +41,12 @@ struct sandbox_policy {
     // Environment variables kept besides PATH, LD_LIBRARY_PATH, CUDA_* and NVIDIA_* (and those named
     // in $GPUJUDGE_SANDBOX_ENV, comma-separated).
     std::vector<std::string> keep_env;
+    // Folders the command must not see: each is covered by an empty tmpfs wherever a bind (the
+    // system's too) would show it (the judge's cache inside a bound home). A folder bound inside a
+    // hidden one stays visible: every mount is made after those of the folders holding it.
+    std::vector<std::filesystem::path> hidden;
+    // Where the command starts (made, empty, where no bind holds it); empty: /tmp.
+    std::filesystem::path workdir;
 };
 
 // The limits a policy's command runs under (its rlimits with RLIMIT_FSIZE = the scratch size).

@@ -77,13 +77,14 @@ std::pair<test_report, std::string> call_under_ncu(const problem_spec& spec, int
 }
 
 // The submission's call under ncu; the verdict of that call when it fails there.
-std::optional<test_report> run_under_ncu(const problem_spec& spec, int test, const std::filesystem::path& ncu,
-                                         judge_context& context, profile_result& result) {
+std::optional<test_report> run_under_ncu(const problem_spec& spec, const std::filesystem::path& source, int test,
+                                         const std::filesystem::path& ncu, judge_context& context,
+                                         profile_result& result) {
     // ncu runs in the sandbox, before the runner: it writes into a folder of this run's own, and the
     // judge takes the report out (a regular file only) into the profiles folder, which stays unseen.
     const temp_dir private_folder("ncu");
     const std::filesystem::path written = private_folder.path() / "report.ncu-rep";
-    runner_settings settings = context.runner;
+    runner_settings settings = runner_for(context.runner, source, context.compiler.cache_dir);
     settings.launcher = ncu_command(ncu, written);
     settings.launcher_writable = {private_folder.path()};
     const double limit_s = profiled_call_limit_s(spec);
@@ -204,7 +205,7 @@ profile_result profile_submission(const problem_spec& spec, const std::filesyste
     result.peak_gbps = result.judged.bench->peak_gbps;
     result.bytes = evaluate(spec.bytes_expression, spec.tests.at(static_cast<std::size_t>(test)).scalars);
     result.report = new_report_path(spec, source);
-    if (auto failed = run_under_ncu(spec, test, ncu, context, result)) {
+    if (auto failed = run_under_ncu(spec, source, test, ncu, context, result)) {
         result.overall = failed->result;
         result.reason = fmt::format("the call under ncu: {}", failed->message);
         return result;

@@ -10,6 +10,7 @@
 #include "peak_bandwidth.hpp"
 #include "runner/channel.hpp"
 #include "runner/protocol.hpp"
+#include "runner/python_host.hpp"
 #include "runner/shared_outputs.hpp"
 #include "shared_library.hpp"
 #include "test_data.hpp"
@@ -129,28 +130,70 @@ struct session {
     control& in;
     shared_outputs window;
     std::optional<shared_library> library;
-    std::optional<c_function> function;
+    std::optional<python_host> python;  // started by the first .py loaded
+    std::unique_ptr<solve_function> function;
 
     const test_spec& test(int index) const { return spec.tests.at(static_cast<std::size_t>(index)); }
     judge_sink sink(int test) { return {spec, space, out, in, window, test}; }
 };
 
+// solve from a Python file, or why it cannot be called: a compile error for the learner.
+std::optional<std::string> load_python(session& s, const load_job& job, runner_backend backend) {
+    if (!s.python)
+        s.python.emplace(python_setup{job.python.library, job.python.home, job.python.path, job.python.cache_dir});
+    auto loaded = s.python->load(job.library, job.python.shown, s.spec, nlohmann::json(backend).get<std::string>());
+    if (auto* why = std::get_if<std::string>(&loaded)) return *why;
+    s.function = std::make_unique<python_function>(std::get<python_entry>(loaded), s.spec);
+    return std::nullopt;
+}
+
 void load(session& s, const load_job& job, runner_backend backend) {
     // Measured before any submission code is in the process.
     if (job.measure_peak && backend == runner_backend::device)
         s.out.send(message_of(event::peak, nlohmann::json{{"gbps", measure_peak_bandwidth_gbps(s.space)}}));
-    if (!job.library.empty()) {  // an empty library: the judge asked only for the ceiling
+    if (!job.python.library.empty()) {
+        if (auto why = load_python(s, job, backend)) {
+            s.out.send(message_of(event::rejected, nlohmann::json{{"message", *why}}));
+            s.out.send(message_of(event::done));
+            return;
+        }
+    } else if (!job.library.empty()) {  // an empty library: the judge asked only for the ceiling
         s.library.emplace(job.library);
-        s.function.emplace(s.library->symbol(job.function), s.spec.params);
+        s.function = std::make_unique<c_function>(s.library->symbol(job.function), s.spec.params);
     }
     s.out.send(message_of(event::loaded));
     s.out.send(message_of(event::done));
 }
 
+// Tells the judge that a call that compiles runs (the judge holds it to the compile limit).
+class compile_announcer final : public call_listener {
+public:
+    compile_announcer(channel& out, int test) : out_(out), test_(test) {}
+    void before_call() override { out_.send(message_of(event::compiling, nlohmann::json{{"test", test_}})); }
+    void after_finish() override { out_.send(message_of(event::returned, nlohmann::json{{"test", test_}})); }
+
+private:
+    channel& out_;
+    int test_;
+};
+
+// A call of a test's shapes before the judged ones, for a solve that compiles on its first call
+// (Triton's JIT): compile time is not the call's, and the time limit holds the call alone.
+void compile_first(session& s, int index, const input_set& inputs) {
+    if (!s.function->compiles_on_first_call()) return;
+    const test_spec& test = s.test(index);
+    buffer_set buffers(s.spec, s.space, test.scalars);
+    buffers.load_from(inputs.sources());
+    compile_announcer announcer(s.out, index);
+    call_solve(*s.function, buffers, test.scalars, s.space, announcer);
+}
+
 // A test's inputs, made once; then solve's calls on them, each checked and its outputs shipped.
 struct prepared_test {
     prepared_test(session& s, const test_job& item)
-        : test(s.test(item.test)), inputs(s.spec, s.space, test, item.data) {}
+        : test(s.test(item.test)), inputs(s.spec, s.space, test, item.data) {
+        compile_first(s, item.test, inputs);
+    }
 
     // Loads `buffers` from the inputs, calls solve, checks its buffers once it returned, and ships
     // the outputs to the judge.
@@ -224,6 +267,7 @@ bool run_time_job(session& s, const time_job& job) {
         std::vector<input_set> data_sets;
         data_sets.reserve(item.data_sets.size());
         for (const timed_data_job& data : item.data_sets) data_sets.emplace_back(s.spec, s.space, test, data.data);
+        if (!data_sets.empty()) compile_first(s, item.test, data_sets.front());
         announcer listener(s.out, item.test);
         judge_sink judge = s.sink(item.test);
         const timed_result timed =
@@ -364,8 +408,8 @@ std::unique_ptr<memory_space> open_space(runner_backend backend, channel& out) {
 void serve(const hello_job& hello, control& in, channel& out) {
     auto space = open_space(hello.backend, out);
     if (!space) return;
-    session s{load_problem(hello.problem_dir),    *space,       out,         in,
-              shared_outputs::attach(kOutputsFd), std::nullopt, std::nullopt};
+    session s{load_problem(hello.problem_dir),    *space,       out,          in,
+              shared_outputs::attach(kOutputsFd), std::nullopt, std::nullopt, nullptr};
     while (auto line = in.next()) {
         const std::string kind = line->at("job").get<std::string>();
         const nlohmann::json& body = line->at("body");

@@ -39,12 +39,22 @@ struct hello_job {
     std::string problem_dir;
 };
 
-// What to load: a submission ("solve") or a problem's reference ("reference"). Before it, the
-// device's memory ceiling is measured when asked: no submission code is loaded yet.
+// How the runner starts Python for a .py submission (runner/python_host.hpp); an empty library: none.
+struct python_load {
+    std::string library, home;
+    std::vector<std::string> path;
+    std::string cache_dir;
+    std::string shown;  // the learner's path of the file, for messages and tracebacks
+};
+
+// What to load: a submission ("solve") or a problem's reference ("reference"), a shared library or
+// (with `python`) a Python file. Before it, the device's memory ceiling is measured when asked: no
+// submission code is loaded yet.
 struct load_job {
     std::string library;
     std::string function = "solve";
     bool measure_peak = false;
+    python_load python;
 };
 
 struct test_job {
@@ -129,8 +139,10 @@ constexpr const char* device = "device";        // device_message
 constexpr const char* no_device = "no_device";  // {message}
 constexpr const char* peak = "peak";            // {gbps}: the measured memory ceiling
 constexpr const char* loaded = "loaded";        // the library is loaded: jobs may follow
+constexpr const char* rejected = "rejected";    // {message}: the file cannot be called as solve (a compile error)
 constexpr const char* begin = "begin";          // {test}: preparing the test's data
 constexpr const char* call = "call";            // {test}: solve is being called: the time limit runs
+constexpr const char* compiling = "compiling";  // {test}: a first call that compiles (a JIT): its own limit
 constexpr const char* returned = "returned";    // {test}: solve returned and the device is synchronised
 constexpr const char* outputs = "outputs";      // {test}: the call's outputs are in the window; an ack follows
 constexpr const char* result = "result";        // test_result_message
@@ -174,7 +186,8 @@ void to_json(nlohmann::json& out, const test_result_message& message);
 void from_json(const nlohmann::json& in, test_result_message& message);
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(hello_job, key, backend, problem_dir)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(load_job, library, function, measure_peak)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(python_load, library, home, path, cache_dir, shown)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(load_job, library, function, measure_peak, python)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(test_job, test, data)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(judge_job, tests, stop_at_failure, exact_buffers)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_data_job, data)

@@ -1,5 +1,6 @@
 #include "runner/session.hpp"
 
+#include "base/content_hash.hpp"
 #include "base/file_text.hpp"
 #include "base/problem_error.hpp"
 #include "call_order.hpp"
@@ -13,6 +14,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -44,6 +46,9 @@ constexpr const char* kDeaf =
     "the runner stopped taking the judge's messages (the submission took over its control pipe); nothing it "
     "reported can be believed";
 
+// How long a first call that compiles (Triton's JIT) may take, in seconds.
+constexpr double kCompileCallLimitS = 30;
+
 // How long one line to the runner may take to go through, in seconds.
 constexpr double kSendLimitS = 30;
 
@@ -58,6 +63,7 @@ constexpr const char* kForged =
 // judge (shared_outputs.hpp).
 const std::filesystem::path kSandboxLibraries = "/judge/lib";
 const std::filesystem::path kSandboxOutputs = "/judge/out";
+const std::filesystem::path kSandboxPythonCache = "/judge/pycache";
 
 // A file placed where a sandboxed runner sees it: a hard link where both are on one file system
 // (nothing copied, and the runner's bind is read-only), else a copy.
@@ -66,6 +72,21 @@ void stage_file(const std::filesystem::path& from, const std::filesystem::path& 
     std::filesystem::remove(to, error);
     std::filesystem::create_hard_link(from, to, error);
     if (error) std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
+}
+
+// A Python runner also sees its Python (read-only: the installation, the environment, every folder
+// of sys.path) and its source's cache folder (writable, at a fixed path).
+void add_python(const runner_settings::python_runner& python, sandbox_policy& policy) {
+    std::vector<std::filesystem::path> folders{python.install.home,
+                                               std::filesystem::path(python.install.executable).parent_path(),
+                                               std::filesystem::path(python.install.library).parent_path()};
+    for (const auto& entry : python.install.path) folders.emplace_back(entry);
+    std::sort(folders.begin(), folders.end());
+    folders.erase(std::unique(folders.begin(), folders.end()), folders.end());
+    for (const auto& folder : folders)
+        if (std::filesystem::is_directory(folder))
+            policy.read_only.push_back({std::filesystem::weakly_canonical(folder), {}});
+    policy.writable.push_back({python.cache_dir, kSandboxPythonCache});
 }
 
 // What a runner sees in the sandbox besides the system: its own executable's folder and ../lib,
@@ -104,6 +125,7 @@ sandbox_policy runner_policy(const runner_settings& settings, const problem_spec
         for (const auto& folder : settings.launcher_writable)
             policy.writable.push_back({std::filesystem::absolute(folder), {}});
     }
+    if (settings.python) add_python(*settings.python, policy);
     return policy;
 }
 
@@ -116,6 +138,7 @@ struct runner_session::job_end {
     enum class how { done, closed, timeout, forged, fatal, interrupted, deaf, overran } kind = how::done;
     int test = -1;  // the test in progress, -1 between tests
     bool in_call = false;
+    bool compiling = false;  // in a first call that compiles (see event::compiling)
     double job_limit_s = 0;
     child_exit exit;
     std::string message;
@@ -251,9 +274,11 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
         const nlohmann::json& body = message.at("body");
         if (kind == event::begin) end.test = body.at("test").get<int>();
         if (kind == event::call) end.in_call = true;
-        if (kind == event::returned) end.in_call = false;
+        if (kind == event::compiling) end.compiling = true;
+        if (kind == event::returned) end.in_call = end.compiling = false;
         if (kind == event::result) end.test = -1;
-        deadline = std::min(after(end.in_call ? call_limit_s : idle_limit_s), job_deadline);
+        const double gap_s = end.in_call ? call_limit_s : end.compiling ? kCompileCallLimitS : idle_limit_s;
+        deadline = std::min(after(gap_s), job_deadline);
         if (kind == event::done) return end;
         if (kind == event::fatal) {
             end.kind = job_end::how::fatal;
@@ -274,11 +299,18 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
         stage_file(library, stage_->path() / "lib" / library.filename());
         job.library = (kSandboxLibraries / library.filename()).string();
     }
+    if (settings_.python && !library.empty()) {
+        const auto& python = *settings_.python;
+        job.python = {python.install.library, python.install.home, python.install.path,
+                      (stage_ ? kSandboxPythonCache : python.cache_dir).string(), python.shown.string()};
+    }
     bool loaded = false;
+    std::optional<std::string> rejected;
     const job_end end = run_job(
         job_line(job::load, job),
         [&](const nlohmann::json& message) {
             const std::string kind = message.at("event").get<std::string>();
+            if (kind == event::rejected) rejected = message.at("body").at("message").get<std::string>();
             // The first: measured before the library is loaded. A later one came from its code.
             if (kind == event::peak && peak && !*peak) *peak = message.at("body").at("gbps").get<double>();
             if (kind == event::loaded) loaded = true;
@@ -286,6 +318,8 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
         settings_.harness_limit_s, settings_.harness_limit_s);
     switch (end.kind) {
         case job_end::how::done:
+            rejected_ = rejected.has_value();
+            if (rejected) return rejected;
             return loaded ? std::nullopt : std::optional<std::string>("the runner did not load the library");
         case job_end::how::interrupted:
             return std::string("interrupted");
@@ -316,13 +350,17 @@ bool runner_session::record_end(const job_end& end, std::vector<test_report>& re
     switch (end.kind) {
         case job_end::how::timeout:
             target->result = verdict::time_limit_exceeded;
-            target->message = end.in_call
-                                  ? fmt::format(
-                                        "solve did not finish within the time limit of {:g} ms; the "
-                                        "process was killed",
-                                        time_limit_ms())
-                                  : fmt::format("the test did not finish within {:g} s", settings_.harness_limit_s);
-            target->wall_ms = end.in_call ? time_limit_ms() : 0;
+            target->message =
+                end.compiling ? fmt::format(
+                                    "solve's first call, which compiles its kernels, did not finish within "
+                                    "{:g} s; the process was killed",
+                                    kCompileCallLimitS)
+                : end.in_call ? fmt::format(
+                                    "solve did not finish within the time limit of {:g} ms; the "
+                                    "process was killed",
+                                    time_limit_ms())
+                              : fmt::format("the test did not finish within {:g} s", settings_.harness_limit_s);
+            target->wall_ms = end.in_call && !end.compiling ? time_limit_ms() : 0;
             break;
         case job_end::how::forged:
             target->result = verdict::runtime_error;
@@ -670,6 +708,17 @@ void take_out_of_sandbox(const std::filesystem::path& from, const std::filesyste
     std::filesystem::copy_file(from, partial, std::filesystem::copy_options::overwrite_existing);
     std::filesystem::rename(partial, to);
     std::filesystem::remove(from, error);
+}
+
+runner_settings runner_for(const runner_settings& base, const std::filesystem::path& source,
+                           const std::filesystem::path& cache_dir) {
+    if (!is_python_source(source)) return base;
+    require_python_for(source);
+    runner_settings settings = base;
+    const auto folder = cache_dir / "python" / file_hash(source);
+    std::filesystem::create_directories(folder);
+    settings.python = runner_settings::python_runner{find_python(), folder, source};  // named as the learner did
+    return settings;
 }
 
 double default_reference_limit_s() {

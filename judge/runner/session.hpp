@@ -6,6 +6,7 @@
 #include "problem_spec.hpp"
 #include "runner/process.hpp"
 #include "runner/protocol.hpp"
+#include "toolkit/python_probe.hpp"
 #include "verdict.hpp"
 
 #include <filesystem>
@@ -47,7 +48,21 @@ struct runner_settings {
     bool sandbox = true;
     // Folders the launcher writes its report into: bound writable in the sandbox, at their own path.
     std::vector<std::filesystem::path> launcher_writable;
+    // A Python solution's runner (runner/python_host.hpp): which Python, the source's own folder for its
+    // bytecode and Triton's kernels (bound writable: a cache only this source's runs write), and
+    // the learner's path of the file (tracebacks name it).
+    struct python_runner {
+        python_install install;
+        std::filesystem::path cache_dir;
+        std::filesystem::path shown;
+    };
+    std::optional<python_runner> python;
 };
+
+// The runner for `source`: `base`, with Python set up for a .py file (its cache folder under
+// `cache_dir`). Throws environment_error when no Python can judge it.
+runner_settings runner_for(const runner_settings& base, const std::filesystem::path& source,
+                           const std::filesystem::path& cache_dir);
 
 // The reports of `tests` (positions in spec.tests), all `skipped` until judged.
 std::vector<test_report> pending_reports(const problem_spec& spec, const std::vector<int>& tests);
@@ -67,9 +82,11 @@ public:
     // Waits for the runner to open the device (host backends have none and return at once).
     const std::optional<device_message>& device();
     const std::optional<std::string>& no_device();
+    bool rejected() const { return rejected_; }
 
     // Loads the library; the device's memory ceiling is measured first when `peak` is given.
-    // Returns why it failed, if it did.
+    // Returns why it failed, if it did; rejected() then says whether the file cannot be called as
+    // solve at all (a Python file's syntax or signature: a compile error).
     std::optional<std::string> load(const std::filesystem::path& library, const std::string& function,
                                     std::optional<double>* peak = nullptr);
 
@@ -129,6 +146,7 @@ private:
     std::unique_ptr<runner_process> process_;
     int interrupt_fd_ = -1;  // an eventfd: written by interrupt(), polled beside the channel
     bool deaf_ = false;      // a line did not go through during the current job
+    bool rejected_ = false;
     bool device_read_ = false;
     std::optional<device_message> device_;
     std::optional<std::string> no_device_;

@@ -1,0 +1,142 @@
+# gpujudge's bootstrap for solutions written in Python, run by the interpreter embedded in the
+# runner (python_host.cpp). It imports the learner's file under the learner's own path, checks
+# solve's signature against problem.yaml's, and makes the C entry the harness calls: every pointer
+# becomes a tensor over the judge's own buffer (no copy), every scalar an int or a float.
+import ctypes
+import inspect
+import json
+import linecache
+import os
+import sys
+import traceback
+import types
+
+_ENTRY = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_int64),
+                          ctypes.POINTER(ctypes.c_double), ctypes.c_void_p, ctypes.c_size_t)
+_kept = []  # the entries: ctypes frees a callback whose object is collected
+_TYPES = {"float": ("float32", "<f4", 4), "int": ("int32", "<i4", 4)}  # problem_spec.cpp's names
+
+
+class _Rejected(Exception):
+    """Why the file cannot be called: a compile error for the learner."""
+
+
+def _set_path(path_json):
+    sys.path[:] = json.loads(path_json)
+    return "ok"
+
+
+def _trimmed(error, shown):
+    """The traceback of `error`, its frames in the learner's file alone."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == shown]
+    text = "".join(traceback.format_list(frames)) if frames else ""
+    head = "Traceback (most recent call last):\n" if text else ""
+    return head + text + "".join(traceback.format_exception_only(type(error), error))
+
+
+def _signature(params):
+    def annotation(p):
+        return "torch.Tensor" if p["pointer"] else ("int" if p["integer"] else "float")
+    return "def solve({})".format(", ".join("{}: {}".format(p["name"], annotation(p)) for p in params))
+
+
+def _import(source_path, shown):
+    with open(source_path, encoding="utf-8") as file:
+        source = file.read()
+    # Tracebacks, inspect and Triton's @jit read the source by the learner's path, unseen here.
+    linecache.cache[shown] = (len(source), None, source.splitlines(True), shown)
+    try:
+        code = compile(source, shown, "exec")
+    except SyntaxError as error:
+        raise _Rejected("{}:{}: SyntaxError: {}\n  {}".format(shown, error.lineno, error.msg,
+                                                                (error.text or "").strip()))
+    module = types.ModuleType("solution")
+    module.__file__ = shown
+    sys.modules["solution"] = module
+    try:
+        exec(code, module.__dict__)
+    except BaseException as error:  # SystemExit too: importing the file must not end the runner
+        raise _Rejected("importing the file failed:\n" + _trimmed(error, shown))
+    return module
+
+
+def _checked_solve(module, params):
+    expected = _signature(params)
+    solve = getattr(module, "solve", None)
+    if not callable(solve):
+        raise _Rejected("the file defines no function 'solve'; define it exactly as:\n  " + expected)
+    try:
+        names = [p.name for p in inspect.signature(solve).parameters.values()]
+    except (TypeError, ValueError):
+        names = None
+    if names != [p["name"] for p in params]:
+        raise _Rejected("solve's parameters are ({}); the expected signature is:\n  {}".format(
+            ", ".join(names or []), expected))
+    return solve
+
+
+def _tensor_maker(on_device):
+    import torch
+    made = {}
+
+    def tensor(pointer, count, kind):
+        key = (pointer, count, kind)
+        if key in made:
+            return made[key]
+        dtype, typestr, size = _TYPES[kind]
+        if count == 0:
+            made[key] = torch.empty(0, dtype=getattr(torch, dtype), device="cuda" if on_device else "cpu")
+        elif on_device:
+            view = types.SimpleNamespace(__cuda_array_interface__={
+                "shape": (count,), "typestr": typestr, "data": (pointer, False), "version": 2, "strides": None})
+            made[key] = torch.as_tensor(view, device="cuda")
+        else:
+            made[key] = torch.frombuffer((ctypes.c_byte * (count * size)).from_address(pointer),
+                                         dtype=getattr(torch, dtype))
+        if len(made) > 256:  # buffers of tests long gone
+            made.clear()
+        return made[key]
+    return tensor
+
+
+def _entry(solve, params, shown, on_device):
+    tensor = _tensor_maker(on_device)
+
+    def call(pointers, counts, scalars, error, error_bytes):
+        try:
+            args = []
+            for i, p in enumerate(params):
+                if p["pointer"]:
+                    args.append(tensor(pointers[i], counts[i], p["type"]))
+                else:
+                    args.append(int(scalars[i]) if p["integer"] else float(scalars[i]))
+            solve(*args)
+            return 0
+        except BaseException as raised:  # exit() inside solve is no answer either
+            text = _trimmed(raised, shown).encode("utf-8", "replace")[:error_bytes - 1]
+            ctypes.memmove(error, text, len(text))
+            ctypes.memset(error + len(text), 0, 1)
+            return 1
+    return _ENTRY(call)
+
+
+def _load(source_path, shown, params_json, cache_dir, backend):
+    """'ok <address>' of the entry, or 'rejected <why>'."""
+    try:
+        if cache_dir:
+            sys.pycache_prefix = os.path.join(cache_dir, "pycache")
+            os.environ["TRITON_CACHE_DIR"] = os.path.join(cache_dir, "triton")
+        sys.stdout.reconfigure(line_buffering=True)
+        params = json.loads(params_json)
+        try:
+            import torch  # noqa: F401  (before the file: its own import errors are then its own)
+        except ImportError as error:
+            raise _Rejected("torch cannot be imported: {}".format(error))
+        solve = _checked_solve(_import(source_path, shown), params)
+        entry = _entry(solve, params, shown, backend == "device")
+        _kept.append(entry)
+        return "ok {}".format(ctypes.cast(entry, ctypes.c_void_p).value)
+    except _Rejected as why:
+        return "rejected " + str(why)
+    except BaseException as error:
+        return "rejected " + _trimmed(error, shown)
