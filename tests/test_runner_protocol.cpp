@@ -56,7 +56,7 @@ TEST_CASE("every event the runner sends survives its line", "[protocol]") {
 }
 
 TEST_CASE("a line missing a field is an error, not a default", "[protocol]") {
-    nlohmann::json load = load_job{"/x.so", "solve", false};
+    nlohmann::json load = load_job{"/x.so", "solve", false, {}};
     load.erase("measure_peak");
     CHECK_THROWS(load.get<load_job>());
     nlohmann::json data = changed_data();

@@ -105,3 +105,22 @@ TEST_CASE("every problem's starter compiles against the forced prototype", "[ini
     CHECK(result.exit.code == 0);
     CHECK_FALSE(result.exit.signaled);
 }
+
+TEST_CASE("Python starters have LeetGPU's signature and parse as Python, for every problem", "[init][python]") {
+    const temp_dir work("starters");
+    for (const auto& spec : shipped_problems()) {
+        for (const char* language : {"pytorch", "triton"}) {
+            const std::string text = starter_source(spec, language);
+            CHECK(contains(text, "def solve(" + spec.params.front().name + ": torch.Tensor"));
+            CHECK(contains(text, "import torch\n"));
+            CHECK(contains(text, "@triton.jit") == (std::string(language) == "triton"));
+            const auto file = work.path() / fmt::format("{}_{}.py", spec.slug, language);
+            std::ofstream(file) << text;
+            // Parsed, not run: torch and triton need not be installed here.
+            const auto parsed = run_command(
+                {"/usr/bin/python3", "-c", "import ast,sys; ast.parse(open(sys.argv[1]).read())", file.string()},
+                std::chrono::seconds(30));
+            CHECK(parsed.exit.code == 0);
+        }
+    }
+}

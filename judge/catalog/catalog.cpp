@@ -86,10 +86,11 @@ solution_file read_solution_header(const fs::path& path) {
     }
     std::vector<std::string> lines;
     for (std::string line; std::getline(in, line);) lines.push_back(line);
-    // The header is the leading block of // comments.
+    // The header is the leading block of comments: // in CUDA, # in Python.
+    const std::string mark = path.extension() == ".py" ? "#" : "//";
     for (const std::string& line : lines) {
-        if (line.rfind("//", 0) != 0) break;
-        const std::size_t start = line.find_first_not_of("/ ");
+        if (line.rfind(mark, 0) != 0) break;
+        const std::size_t start = line.find_first_not_of(mark == "#" ? "# " : "/ ");
         const std::string text = start == std::string::npos ? "" : line.substr(start);  // a bare "//" is blank
         if (auto value = value_after(text, "expect:")) {
             // A cheat ends as whatever the machine makes of it (wrong_answer, impossible_time,
@@ -111,7 +112,7 @@ solution_file read_solution_header(const fs::path& path) {
     }
     if (file.header_error.empty()) file.header_error = read_sanitize_marks(lines, file.sanitize);
     if (!file.expected && !file.rejected && file.header_error.empty())
-        file.header_error = "no '// expect: <verdict>' line in its header";
+        file.header_error = fmt::format("no '{} expect: <verdict>' line in its header", mark);
     if (file.cause && (file.rejected || (file.expected && *file.expected != verdict::wrong_answer)) &&
         file.header_error.empty())
         file.header_error = "'cause:' goes with 'expect: wrong_answer' only";
@@ -129,7 +130,7 @@ std::vector<solution_file> list_solutions(const fs::path& home, const std::strin
     if (!fs::is_directory(dir)) return files;
     std::vector<fs::path> paths;
     for (const auto& entry : fs::directory_iterator(dir))
-        if (entry.path().extension() == ".cu") paths.push_back(entry.path());
+        if (entry.path().extension() == ".cu" || entry.path().extension() == ".py") paths.push_back(entry.path());
     std::sort(paths.begin(), paths.end());
     for (const auto& path : paths) files.push_back(read_solution_header(path));
     return files;

@@ -16,4 +16,8 @@ std::optional<std::string> launch_size_scalar(const problem_spec& spec);
 // (its outputs stay poisoned): speed tests use it as a submission that fails early.
 std::string starter_source(const problem_spec& spec);
 
+// The starter in `language`: "cuda" (the one above), "pytorch" (solve's Python signature and a body
+// to fill) or "triton" (a @triton.jit kernel stub and its launch, as LeetGPU's Python starters).
+std::string starter_source(const problem_spec& spec, const std::string& language);
+
 }  // namespace gpujudge

@@ -1,0 +1,89 @@
+// Python solutions as a learner submits them, on the host backend: CPU tensors over the judge's own
+// host buffers, through the same runner, sandbox and harness as CUDA. Its own executable: without
+// a Python that has torch it exits 77, which CTest reports as skipped.
+#include "cli_test_support.hpp"
+#include "exit_codes.hpp"
+#include "python_probe.hpp"
+
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+
+using namespace gpujudge;
+
+namespace {
+
+const std::string kFixtures = GPUJUDGE_TEST_FIXTURES;
+
+command_result judge_python(const std::string& command, const std::string& file) {
+    return gpujudge_env({}, {"--color", "never", "--home", kFixtures, "--backend", "host", command, "tiny_sum",
+                             kFixtures + "/python_solutions/" + file});
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("a correct Python solution is accepted, and timed by submit", "[python]") {
+    const auto run = judge_python("run", "correct.py");
+    CHECK(run.exit.code == exit_accepted);
+    CHECK(contains(run.output, "verdict: accepted (3/3 tests passed)"));
+    const auto submit = judge_python("submit", "correct.py");
+    CHECK(submit.exit.code == exit_accepted);
+    CHECK(contains(submit.output, "| correct.py | N = 100000 |"));
+}
+
+TEST_CASE("a Python syntax error is a compile error at the file's line", "[python]") {
+    const auto result = judge_python("run", "syntax_error.py");
+    CHECK(result.exit.code == exit_code_for(verdict::compile_error));
+    CHECK(contains(result.output, "python_solutions/syntax_error.py:6: SyntaxError: "));
+    CHECK(contains(result.output, "output[0] = input[:N].sum("));
+}
+
+TEST_CASE("no solve, or solve with other parameters, is a compile error naming the signature", "[python]") {
+    for (const char* file : {"no_solve.py", "wrong_signature.py"}) {
+        const auto result = judge_python("run", file);
+        CHECK(result.exit.code == exit_code_for(verdict::compile_error));
+        CHECK(contains(result.output, "def solve(input: torch.Tensor, output: torch.Tensor, N: int)"));
+    }
+    CHECK(contains(judge_python("run", "wrong_signature.py").output, "solve's parameters are (N, input, output)"));
+}
+
+TEST_CASE("an exception in solve is a runtime error with the learner's frames alone", "[python]") {
+    const auto result = judge_python("run", "raises.py");
+    CHECK(result.exit.code == exit_code_for(verdict::runtime_error));
+    CHECK(contains(result.output, "solve raised an exception:"));
+    CHECK(contains(result.output, "raises.py\", line 6, in helper"));
+    CHECK(contains(result.output, "RuntimeError: shape '[3, -1]' is invalid"));
+    CHECK_FALSE(contains(result.output, "bootstrap"));
+    CHECK_FALSE(contains(result.output, "<string>"));
+}
+
+TEST_CASE("exit inside a Python solve is never a pass", "[python]") {
+    const auto raised = judge_python("run", "exits.py");
+    CHECK(raised.exit.code == exit_code_for(verdict::runtime_error));
+    CHECK(contains(raised.output, "SystemExit: 0"));
+    CHECK(judge_python("run", "os_exits.py").exit.code == exit_code_for(verdict::runtime_error));
+}
+
+TEST_CASE("a Python solution is held to the same checks as CUDA", "[python]") {
+    const auto wrong = judge_python("run", "wrong.py");
+    CHECK(wrong.exit.code == exit_code_for(verdict::wrong_answer));
+    CHECK(contains(wrong.output, "likely cause: the output is the reference's with N - 1"));
+    const auto writes = judge_python("run", "writes_input.py");
+    CHECK(writes.exit.code == exit_code_for(verdict::memory_violation));
+    CHECK(contains(writes.output, "solve wrote into the const input 'input'"));
+}
+
+int main(int argc, char* argv[]) {
+    try {
+        find_python();
+    } catch (const std::exception& error) {
+        std::printf("Python solutions' tests skipped: %s\n", error.what());
+        return 77;
+    }
+    return Catch::Session().run(argc, argv);
+}
