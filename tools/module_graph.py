@@ -22,12 +22,15 @@ END = "<!-- end of module graph -->"
 PROGRAMS = {"gpujudge": "gpujudge", "gpujudge-runner": "gpujudge-runner"}  # the programs
 
 
+# The modules: judge/'s folders that declare one, and the harness beneath them.
+MODULES = {d.name for d in (ROOT / "judge").iterdir() if (d / "CMakeLists.txt").exists()} | {"harness"}
+
+
 def node_name(target):
     if target in PROGRAMS:
         return PROGRAMS[target]
-    if target.startswith("gpujudge_") and target != "gpujudge_tests" and target != "gpujudge_device_checks":
-        return target[len("gpujudge_"):]
-    return None
+    name = target[len("gpujudge_"):] if target.startswith("gpujudge_") else None
+    return name if name in MODULES else None  # test programs and libraries from outside are left out
 
 
 def target_graph(build):
