@@ -42,15 +42,11 @@ bench_entry time_source(const problem_spec& spec, const std::filesystem::path& s
     if (!entry.compile.ok) return entry;
     runner_session session(spec, runner_for(context.runner, source, context.compiler.cache_dir));
     session.report_progress(context.progress);
-    if (auto failure = session.load(entry.compile.library, "solve")) {
-        if (session.rejected()) {
-            entry.compile.ok = false;
-            entry.compile.diagnostics = *failure + "\n";
-            return entry;
-        }
+    if (auto failure = load_solution(session, entry.compile)) {
         entry.figures.push_back({headline_test(spec).value_or(""), verdict::runtime_error, *failure});
         return entry;
     }
+    if (!entry.compile.ok) return entry;
     entry.figures = time_loaded(session, spec, plan, peak_gbps);
     return entry;
 }

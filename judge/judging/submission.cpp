@@ -190,17 +190,12 @@ void find_cause(const problem_spec& spec, const std::filesystem::path& reference
 // Loads the compiled library. A file that cannot be called as solve (Python's syntax, signature)
 // did not compile; a library that does not load fails the first test.
 bool load_submission(runner_session& session, judgement& result) {
-    if (auto failure = session.load(result.compile.library, "solve")) {
-        if (session.rejected()) {
-            result.compile.ok = false;
-            result.compile.diagnostics = *failure + "\n";
-            return false;
-        }
+    if (auto failure = load_solution(session, result.compile)) {
         result.tests.front().result = verdict::runtime_error;
         result.tests.front().message = *failure;
         return false;
     }
-    return true;
+    return result.compile.ok;
 }
 
 // nvcc needs the GPU's architecture, which the runner reports once it has opened the device (a

@@ -18,6 +18,14 @@ std::filesystem::path build_reference(const problem_spec& spec, judge_context& c
     return reference.library;
 }
 
+std::optional<std::string> load_solution(runner_session& session, compile_result& compile) {
+    auto failure = session.load(compile.library, "solve");
+    if (!failure || !session.rejected()) return failure;
+    compile.ok = false;
+    compile.diagnostics = *failure + "\n";
+    return std::nullopt;
+}
+
 std::vector<int> select_tests(const problem_spec& spec, const std::vector<test_kind>& kinds) {
     std::vector<int> tests;
     for (std::size_t i = 0; i < spec.tests.size(); ++i)

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace gpujudge {
@@ -28,6 +29,11 @@ struct judge_context {
 
 // Compiles the problem's reference.cpp; throws problem_error with the compiler's output.
 std::filesystem::path build_reference(const problem_spec& spec, judge_context& context);
+
+// Loads a compiled solution into the session. A file that cannot be called as solve (Python's
+// syntax, signature) did not compile: `compile` is marked failed with why, and nothing is returned.
+// Otherwise why the library did not load, if it did not (the caller's test or run fails with it).
+std::optional<std::string> load_solution(runner_session& session, compile_result& compile);
 
 // All tests of the kinds given (in file order), or every test when `kinds` is empty.
 std::vector<int> select_tests(const problem_spec& spec, const std::vector<test_kind>& kinds);
