@@ -40,7 +40,7 @@ bench_entry time_source(const problem_spec& spec, const std::filesystem::path& s
     entry.source = source;
     entry.compile = compile_solution(spec, source, context.compiler);
     if (!entry.compile.ok) return entry;
-    runner_session session(spec, runner_for(context.runner, source, context.compiler.cache_dir));
+    runner_session session(spec, runner_for(context.runner, source));
     session.report_progress(context.progress);
     if (auto failure = load_solution(session, entry.compile)) {
         entry.figures.push_back({headline_test(spec).value_or(""), verdict::runtime_error, *failure});

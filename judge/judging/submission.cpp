@@ -242,7 +242,7 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
     result.tests = pending_reports(spec, options.tests);
     tell(context.progress, {progress_step::stage::compiling, 0, 0, ""});
     // The runner opens the device while the references and the compiler run.
-    runner_session session(spec, runner_for(context.runner, source, context.compiler.cache_dir));
+    runner_session session(spec, runner_for(context.runner, source));
     session.report_progress(context.progress);
     const auto reference = timings.measure("reference build", [&] { return build_reference(spec, context); });
     reference_outputs references(spec, reference, context.compiler.cache_dir, context.runner);

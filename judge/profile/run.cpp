@@ -84,7 +84,7 @@ std::optional<test_report> run_under_ncu(const problem_spec& spec, const std::fi
     // judge takes the report out (a regular file only) into the profiles folder, which stays unseen.
     const temp_dir private_folder("ncu");
     const std::filesystem::path written = private_folder.path() / "report.ncu-rep";
-    runner_settings settings = runner_for(context.runner, source, context.compiler.cache_dir);
+    runner_settings settings = runner_for(context.runner, source);
     settings.launcher = ncu_command(ncu, written);
     settings.launcher_writable = {private_folder.path()};
     const double limit_s = profiled_call_limit_s(spec);

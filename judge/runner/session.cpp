@@ -1,6 +1,5 @@
 #include "runner/session.hpp"
 
-#include "base/content_hash.hpp"
 #include "base/file_text.hpp"
 #include "base/problem_error.hpp"
 #include "call_order.hpp"
@@ -63,7 +62,10 @@ constexpr const char* kForged =
 // judge (shared_outputs.hpp).
 const std::filesystem::path kSandboxLibraries = "/judge/lib";
 const std::filesystem::path kSandboxOutputs = "/judge/out";
-const std::filesystem::path kSandboxPythonCache = "/judge/pycache";
+// A Python runner's bytecode and Triton's kernels: in its own scratch (the sandbox's size-capped
+// /tmp), never in a folder that outlives it (a submission could fill the disk there, or plant a
+// kernel that a later run loads).
+const std::filesystem::path kSandboxPythonCache = "/tmp/gpujudge-python";
 
 // A file placed where a sandboxed runner sees it: a hard link where both are on one file system
 // (nothing copied, and the runner's bind is read-only), else a copy.
@@ -74,8 +76,8 @@ void stage_file(const std::filesystem::path& from, const std::filesystem::path& 
     if (error) std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
 }
 
-// A Python runner also sees its Python (read-only: the installation, the environment, every folder
-// of sys.path) and its source's cache folder (writable, at a fixed path).
+// A Python runner also sees its Python, read-only: the installation, the environment, every folder
+// of sys.path.
 void add_python(const runner_settings::python_runner& python, sandbox_policy& policy) {
     std::vector<std::filesystem::path> folders{python.install.home,
                                                std::filesystem::path(python.install.executable).parent_path(),
@@ -86,7 +88,6 @@ void add_python(const runner_settings::python_runner& python, sandbox_policy& po
     for (const auto& folder : folders)
         if (std::filesystem::is_directory(folder))
             policy.read_only.push_back({std::filesystem::weakly_canonical(folder), {}});
-    policy.writable.push_back({python.cache_dir, kSandboxPythonCache});
 }
 
 // What a runner sees in the sandbox besides the system: its own executable's folder and ../lib,
@@ -302,7 +303,7 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
     if (settings_.python && !library.empty()) {
         const auto& python = *settings_.python;
         job.python = {python.install.library, python.install.home, python.install.path,
-                      (stage_ ? kSandboxPythonCache : python.cache_dir).string(), python.shown.string()};
+                      (stage_ ? kSandboxPythonCache : work_.path() / "python").string(), python.shown.string()};
     }
     bool loaded = false;
     std::optional<std::string> rejected;
@@ -710,14 +711,11 @@ void take_out_of_sandbox(const std::filesystem::path& from, const std::filesyste
     std::filesystem::remove(from, error);
 }
 
-runner_settings runner_for(const runner_settings& base, const std::filesystem::path& source,
-                           const std::filesystem::path& cache_dir) {
+runner_settings runner_for(const runner_settings& base, const std::filesystem::path& source) {
     if (!is_python_source(source)) return base;
     require_python_for(source);
     runner_settings settings = base;
-    const auto folder = cache_dir / "python" / file_hash(source);
-    std::filesystem::create_directories(folder);
-    settings.python = runner_settings::python_runner{find_python(), folder, source};  // named as the learner did
+    settings.python = runner_settings::python_runner{find_python(), source};  // named as the learner did
     return settings;
 }
 

@@ -48,21 +48,18 @@ struct runner_settings {
     bool sandbox = true;
     // Folders the launcher writes its report into: bound writable in the sandbox, at their own path.
     std::vector<std::filesystem::path> launcher_writable;
-    // A Python solution's runner (runner/python_host.hpp): which Python, the source's own folder for its
-    // bytecode and Triton's kernels (bound writable: a cache only this source's runs write), and
-    // the learner's path of the file (tracebacks name it).
+    // A Python solution's runner (runner/python_host.hpp): which Python, and the learner's path of the
+    // file (tracebacks name it).
     struct python_runner {
         python_install install;
-        std::filesystem::path cache_dir;
         std::filesystem::path shown;
     };
     std::optional<python_runner> python;
 };
 
-// The runner for `source`: `base`, with Python set up for a .py file (its cache folder under
-// `cache_dir`). Throws environment_error when no Python can judge it.
-runner_settings runner_for(const runner_settings& base, const std::filesystem::path& source,
-                           const std::filesystem::path& cache_dir);
+// The runner for `source`: `base`, with Python set up for a .py file. Throws environment_error
+// when no Python can judge it.
+runner_settings runner_for(const runner_settings& base, const std::filesystem::path& source);
 
 // The reports of `tests` (positions in spec.tests), all `skipped` until judged.
 std::vector<test_report> pending_reports(const problem_spec& spec, const std::vector<int>& tests);
