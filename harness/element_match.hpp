@@ -7,12 +7,17 @@
 
 namespace gpujudge {
 
-// NaN only against NaN, infinities only against the same infinity, else |got - ref| <= atol + rtol * |ref|,
+// How far a finite output may be from the reference's `ref`: atol + rtol * |ref|.
+GJ_HD inline double allowed_error(double ref, double atol, double rtol) {
+    return hd::add(atol, hd::mul(rtol, hd::abs(ref)));
+}
+
+// NaN only against NaN, infinities only against the same infinity, else |got - ref| <= allowed_error,
 // every operation rounded alike on both sides.
 GJ_HD inline bool float_matches(double ref, double got, double atol, double rtol) {
     if (hd::is_nan(ref) || hd::is_nan(got)) return hd::is_nan(ref) && hd::is_nan(got);
     if (hd::is_inf(ref) || hd::is_inf(got)) return ref == got;
-    return hd::abs(hd::sub(got, ref)) <= hd::add(atol, hd::mul(rtol, hd::abs(ref)));
+    return hd::abs(hd::sub(got, ref)) <= allowed_error(ref, atol, rtol);
 }
 
 // Integers compare by their exact bits.

@@ -1,7 +1,9 @@
 #include "problem_spec.hpp"
 
+#include "element_match.hpp"
 #include "host_array.hpp"
 #include "sum_terms.hpp"
+#include "test_data.hpp"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -528,21 +530,18 @@ private:
                     inputs.emplace(name, host_array(spec.find_parameter(name)->type, values.size())).first->second;
                 for (std::size_t i = 0; i < values.size(); ++i) input.set(i, values[i]);
             }
-            double value = 0, atol = 0, rtol = 0;
+            double value = 0;
+            tolerance tol;
             const double expected = test.expected.at(sum.output).at(0);
             try {
                 value = sum_value(sum, test.scalars, inputs);
-                if (auto tol = spec.tolerance.find(sum.output); tol != spec.tolerance.end()) {
-                    atol = evaluate(tol->second.atol, test.scalars);
-                    rtol = evaluate(tol->second.rtol, test.scalars);
-                }
+                tol = tolerance_for(spec, output, test.scalars);
             } catch (const expression_error& error) {
                 fail(sum.line, fmt::format("diagnosis: the sum of '{}' on example '{}': {}", sum.output, test.name,
                                            error.what()));
             }
-            const bool agrees = output.type == element_type::f32
-                                    ? std::fabs(value - expected) <= atol + rtol * std::fabs(expected)
-                                    : std::nearbyint(value) == expected;
+            const bool agrees = output.type == element_type::f32 ? float_matches(expected, value, tol.atol, tol.rtol)
+                                                                 : std::nearbyint(value) == expected;
             if (!agrees)
                 fail(sum.line, fmt::format("diagnosis: the sum declared for '{}' gives {} on example '{}', which "
                                            "expects {}",

@@ -1,5 +1,7 @@
 #include "verdict.hpp"
 
+#include <stdexcept>
+
 namespace gpujudge {
 
 const char* to_string(verdict v) {
@@ -30,6 +32,11 @@ std::optional<verdict> verdict_from_string(const std::string& text) {
     for (int i = 0; i <= static_cast<int>(verdict::skipped); ++i)
         if (text == to_string(static_cast<verdict>(i))) return static_cast<verdict>(i);
     return std::nullopt;
+}
+
+verdict parse_verdict(const std::string& text) {
+    if (const auto parsed = verdict_from_string(text)) return *parsed;
+    throw std::invalid_argument("unknown verdict '" + text + "'");
 }
 
 }  // namespace gpujudge

@@ -19,5 +19,8 @@ enum class verdict {
 
 const char* to_string(verdict v);
 std::optional<verdict> verdict_from_string(const std::string& text);
+// A verdict's name read back (the protocol, the history, saved figures): an unknown one throws
+// std::invalid_argument, never becomes another verdict.
+verdict parse_verdict(const std::string& text);
 
 }  // namespace gpujudge

@@ -1,6 +1,6 @@
 #pragma once
 // What the CLI tests share: the gpujudge binary run as a user runs it.
-#include "subprocess.hpp"
+#include "process/child_process.hpp"
 
 #include <chrono>
 #include <string>

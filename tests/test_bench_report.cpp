@@ -1,5 +1,5 @@
 // The bench table: figures per solution and size, and a legend for the ways a time was taken.
-#include "benchmarking.hpp"
+#include "bench/report.hpp"
 
 #include "problem_spec.hpp"
 

@@ -4,8 +4,8 @@
 // message"). A broken reference (one that exits, crashes, hangs, throws, prints, or disagrees with an
 // example) is the problem's fault: exit 10, never a pass, never a crash of the judge, never charged to a
 // submission.
-#include "exit_codes.hpp"
-#include "subprocess.hpp"
+#include "base/exit_codes.hpp"
+#include "process/child_process.hpp"
 
 #include <unistd.h>
 #include <catch2/catch.hpp>

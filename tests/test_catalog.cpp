@@ -1,6 +1,6 @@
 // Where problems and solutions are found, and what a solution's header declares.
-#include "catalog.hpp"
-#include "temp_dir.hpp"
+#include "base/temp_dir.hpp"
+#include "catalog/catalog.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // The gpujudge program as a user runs it: exit codes and messages.
-#include "exit_codes.hpp"
-#include "subprocess.hpp"
+#include "base/exit_codes.hpp"
+#include "process/child_process.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 // `run` and `history` as a learner uses them, on the host backend, each test with a history of
 // its own; progress only on a terminal.
-#include "exit_codes.hpp"
-#include "subprocess.hpp"
+#include "base/exit_codes.hpp"
+#include "process/child_process.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

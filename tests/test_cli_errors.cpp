@@ -1,11 +1,11 @@
 // Every mistake gets a clear answer: each case that once misled (a wrong exit code, a crash, a
 // message that named the wrong thing) pinned with its documented exit code and, for user errors,
 // its message verbatim.
-#include "catalog.hpp"
+#include "base/exit_codes.hpp"
+#include "catalog/catalog.hpp"
 #include "cli_test_support.hpp"
 #include "device_info.hpp"
-#include "exit_codes.hpp"
-#include "history.hpp"
+#include "history/database.hpp"
 
 #include <unistd.h>
 #include <catch2/catch.hpp>

@@ -2,9 +2,9 @@
 // counters ncu may not read, no GPU and a compile error each end with their exit code; the report's
 // shape (text, --json, --compare) comes from the host backend behind a stand-in ncu
 // (tests/fixtures/ncu/bin/ncu) that imports a real report's numbers.
+#include "base/exit_codes.hpp"
 #include "cli_test_support.hpp"
-#include "exit_codes.hpp"
-#include "subprocess.hpp"
+#include "process/child_process.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

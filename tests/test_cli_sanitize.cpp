@@ -2,8 +2,8 @@
 // the whole path (runner behind the tool, the tool's report read from its log file once it has
 // ended) through a stand-in for compute-sanitizer that writes a real report of the tool
 // (tests/fixtures/sanitizer/bin/compute-sanitizer) around the host-built fake solutions.
+#include "base/exit_codes.hpp"
 #include "cli_test_support.hpp"
-#include "exit_codes.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

@@ -3,10 +3,10 @@
 // signature). Host builds (compile_host) run the same cache code as nvcc builds in a fraction of the
 // time; two tests build with nvcc. And the compile's sandbox: a source sees its own folder, never the
 // judge's cache or history, and what the compiler leaves is taken only as a regular file.
-#include "compiler.hpp"
-#include "file_text.hpp"
-#include "include_scan.hpp"
-#include "temp_dir.hpp"
+#include "base/file_text.hpp"
+#include "base/temp_dir.hpp"
+#include "compile/compiler.hpp"
+#include "compile/include_scan.hpp"
 
 #include <sys/stat.h>
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
 // The history database on a temporary file: attempts, newest first, and personal bests.
-#include "history.hpp"
-#include "submission.hpp"
-#include "subprocess.hpp"
+#include "history/database.hpp"
+#include "judging/submission.hpp"
+#include "process/child_process.hpp"
 
 #include <sqlite3.h>
 #include <catch2/catch.hpp>

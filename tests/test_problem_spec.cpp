@@ -1,4 +1,4 @@
-#include "catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "problem_spec.hpp"
 
 #include <catch2/catch.hpp>

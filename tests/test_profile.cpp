@@ -1,8 +1,8 @@
 // `profile`'s reading of ncu's raw page (a real report from an H100), its analysis of the numbers,
 // and the suggestions: each fires on the numbers that should set it off, and not otherwise.
-#include "kernel_profile.hpp"
-#include "profile_analysis.hpp"
-#include "profile_report.hpp"
+#include "profile/analysis.hpp"
+#include "profile/kernels.hpp"
+#include "profile/report.hpp"
 
 #include <catch2/catch.hpp>
 

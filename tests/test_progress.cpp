@@ -1,8 +1,8 @@
 // Progress on a terminal: what the line says and when it is drawn (with made-up times), and the
 // steps the judge reports through its hook.
-#include "progress.hpp"
-#include "submission.hpp"
-#include "subprocess.hpp"
+#include "base/progress.hpp"
+#include "judging/modes.hpp"
+#include "process/child_process.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,9 +1,9 @@
 // Python solutions as a learner submits them, on the host backend: CPU tensors over the judge's own
 // host buffers, through the same runner, sandbox and harness as CUDA. Its own executable: without
 // a Python that has torch it exits 77, which CTest reports as skipped.
+#include "base/exit_codes.hpp"
 #include "cli_test_support.hpp"
-#include "exit_codes.hpp"
-#include "python_probe.hpp"
+#include "toolkit/python_probe.hpp"
 
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>

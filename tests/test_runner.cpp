@@ -1,10 +1,10 @@
 // The child-process runner, end to end, with host-built fake solutions: no GPU needed.
-#include "declared_outcome.hpp"
-#include "reference_outputs.hpp"
-#include "report.hpp"
-#include "submission.hpp"
-#include "subprocess.hpp"
-#include "temp_dir.hpp"
+#include "base/temp_dir.hpp"
+#include "judging/declared_outcome.hpp"
+#include "judging/submission.hpp"
+#include "process/child_process.hpp"
+#include "references/outputs.hpp"
+#include "report/judgement.hpp"
 
 #include <signal.h>
 #include <unistd.h>

@@ -1,8 +1,8 @@
 // The judge's end of a runner process, against stand-in runners (shell scripts in the place of
 // gpujudge-runner): a runner that stops reading cannot hold the judge, a line it did not seal is
 // a forgery, an endless line too, and a runner that ends is seen to end.
-#include "runner_process.hpp"
-#include "temp_dir.hpp"
+#include "base/temp_dir.hpp"
+#include "runner/process.hpp"
 
 #include <catch2/catch.hpp>
 

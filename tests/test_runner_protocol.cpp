@@ -1,7 +1,7 @@
 // The runner protocol's messages, typed on both sides: every job and event body survives a round
 // trip through its JSON line, and a line missing a field or naming an unknown value is an error,
 // never a silent default.
-#include "runner_protocol.hpp"
+#include "runner/protocol.hpp"
 
 #include <catch2/catch.hpp>
 

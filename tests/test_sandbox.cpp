@@ -1,15 +1,15 @@
-// The runner's sandbox (judge/runner/sandbox.hpp): host-built fakes that attack the judge's files,
+// The runner's sandbox (judge/process/sandbox.hpp): host-built fakes that attack the judge's files,
 // its descriptors, the disk and the terminal, or try to outlive it; each ends in a clear verdict
 // with the judge alive. And the compile's limits. Through the judge and through the binary.
+#include "base/exit_codes.hpp"
+#include "base/file_text.hpp"
+#include "base/temp_dir.hpp"
 #include "cli_test_support.hpp"
-#include "compiler.hpp"
-#include "exit_codes.hpp"
-#include "file_text.hpp"
-#include "report.hpp"
-#include "runner/sandbox.hpp"
-#include "submission.hpp"
-#include "subprocess.hpp"
-#include "temp_dir.hpp"
+#include "compile/compiler.hpp"
+#include "judging/submission.hpp"
+#include "process/child_process.hpp"
+#include "process/sandbox.hpp"
+#include "report/judgement.hpp"
 
 #include <dirent.h>
 #include <unistd.h>

@@ -1,10 +1,10 @@
 // compute-sanitizer's reports read from real output of the tool (tests/fixtures/sanitizer/, from an
 // H100), mapped to the user's file and decided into sanitize's own verdict.
-#include "exit_codes.hpp"
-#include "sanitize_report.hpp"
-#include "sanitizer_findings.hpp"
-#include "sanitizer_log.hpp"
-#include "sanitizer_tool.hpp"
+#include "base/exit_codes.hpp"
+#include "sanitize/findings.hpp"
+#include "sanitize/log.hpp"
+#include "sanitize/report.hpp"
+#include "toolkit/compute_sanitizer.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // The sealed result channel: the judge opens the runner's lines in order, and refuses a line the
 // runner did not seal (the submission's own), a tampered one, a replayed one and another run's.
-#include "sealed_channel.hpp"
+#include "runner/channel.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,9 +1,9 @@
 // `gpujudge serve` as scripts use it: the HTTP API of a server started as a user starts it, each
 // test with a server (on a free port) and a history of its own. Without a GPU, run and submit end
 // in no_device with the compile result; the host backend judges C++ fakes to the other verdicts.
-#include "exit_codes.hpp"
-#include "page_assets.hpp"
-#include "subprocess.hpp"
+#include "base/exit_codes.hpp"
+#include "process/child_process.hpp"
+#include "serve/page_assets.hpp"
 
 #include <httplib.h>
 #include <catch2/catch.hpp>

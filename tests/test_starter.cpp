@@ -1,10 +1,10 @@
 // The starter `gpujudge init` writes: LeetGPU's shape, for every shipped problem, and it compiles
 // against the prototype the judge forces.
-#include "catalog.hpp"
-#include "compiler.hpp"
-#include "starter.hpp"
-#include "subprocess.hpp"
-#include "temp_dir.hpp"
+#include "base/temp_dir.hpp"
+#include "catalog/catalog.hpp"
+#include "catalog/starter.hpp"
+#include "compile/compiler.hpp"
+#include "process/child_process.hpp"
 
 #include <fmt/format.h>
 #include <catch2/catch.hpp>

@@ -1,6 +1,6 @@
 // The likely causes the judge looks for after a wrong answer with the reference: bounds shifted by
 // one, as problem.yaml declares them (wrong_answer_causes.hpp).
-#include "wrong_answer_causes.hpp"
+#include "judging/wrong_answer_causes.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-#include "access_policy.hpp"
+#include "serve/access_policy.hpp"
 
 #include <fmt/format.h>
 

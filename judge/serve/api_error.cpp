@@ -1,8 +1,8 @@
-#include "api_error.hpp"
+#include "serve/api_error.hpp"
 
-#include "problem_error.hpp"
+#include "base/problem_error.hpp"
+#include "base/user_errors.hpp"
 #include "problem_spec.hpp"
-#include "user_errors.hpp"
 
 namespace gpujudge {
 

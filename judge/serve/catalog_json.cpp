@@ -1,11 +1,11 @@
-#include "catalog_json.hpp"
+#include "serve/catalog_json.hpp"
 
-#include "api_error.hpp"
-#include "benchmarking.hpp"
-#include "catalog.hpp"
-#include "history_json.hpp"
-#include "problem_view.hpp"
-#include "starter.hpp"
+#include "bench/timing.hpp"
+#include "catalog/catalog.hpp"
+#include "catalog/problem_view.hpp"
+#include "catalog/starter.hpp"
+#include "history/json.hpp"
+#include "serve/api_error.hpp"
 
 #include <fmt/format.h>
 

@@ -1,9 +1,9 @@
 #pragma once
 // What the API tells about the catalog and the history: the problem list, one problem's view, and
 // the attempts with their sources.
-#include "history.hpp"
+#include "history/database.hpp"
 #include "problem_spec.hpp"
-#include "source_store.hpp"
+#include "serve/source_store.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "compile_markers.hpp"
+#include "serve/compile_markers.hpp"
 
 #include <regex>
 #include <sstream>

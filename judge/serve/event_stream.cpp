@@ -1,6 +1,6 @@
-#include "event_stream.hpp"
+#include "serve/event_stream.hpp"
 
-#include "api_error.hpp"
+#include "serve/api_error.hpp"
 
 namespace gpujudge {
 

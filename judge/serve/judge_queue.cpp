@@ -1,6 +1,6 @@
-#include "judge_queue.hpp"
+#include "serve/judge_queue.hpp"
 
-#include "api_error.hpp"
+#include "serve/api_error.hpp"
 
 namespace gpujudge {
 

@@ -2,8 +2,8 @@
 // The judgements waiting for the GPU: judged one at a time, in order of arrival, by a thread of the
 // queue's own, so that a client that leaves takes nothing down with it. Each waiting client is told
 // how many judgements are ahead of it whenever that changes.
-#include "event_stream.hpp"
-#include "progress.hpp"
+#include "base/progress.hpp"
+#include "serve/event_stream.hpp"
 
 #include <condition_variable>
 #include <deque>

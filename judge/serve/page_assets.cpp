@@ -1,7 +1,7 @@
-#include "page_assets.hpp"
+#include "serve/page_assets.hpp"
 
-#include "file_text.hpp"
-#include "user_errors.hpp"
+#include "base/file_text.hpp"
+#include "base/user_errors.hpp"
 
 #include <fmt/format.h>
 

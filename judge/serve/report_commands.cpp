@@ -1,7 +1,8 @@
-#include "report_commands.hpp"
+#include "serve/report_commands.hpp"
 
-#include "api_error.hpp"
-#include "subprocess.hpp"
+#include "process/child_process.hpp"
+#include "serve/api_error.hpp"
+#include "toolkit/compute_sanitizer.hpp"
 
 #include <fmt/format.h>
 
@@ -57,8 +58,7 @@ std::vector<std::string> report_argv(const std::string& name, const problem_spec
                                      "--json"};
     if (!launch.sandbox) argv.insert(argv.begin() + 1, "--no-sandbox");
     if (name == "sanitize")
-        if (const std::string tool = chosen(request, "tool", {"memcheck", "racecheck", "synccheck", "initcheck"});
-            !tool.empty())
+        if (const std::string tool = chosen(request, "tool", sanitizer_tools()); !tool.empty())
             argv.insert(argv.end(), {"--tool", tool});
     if (name == "profile")
         if (const std::string test = chosen(request, "test", benchmark_names(spec)); !test.empty())

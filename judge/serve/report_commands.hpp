@@ -3,8 +3,8 @@
 // Compute) and `sanitize` (compute-sanitizer), where this binary has them. Each runs as a child,
 // `gpujudge <command> <slug> <file> --json`, as a user would run it, and its JSON is passed on as it
 // is: the page renders whatever the object holds.
-#include "event_stream.hpp"
 #include "problem_spec.hpp"
+#include "serve/event_stream.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -27,7 +27,7 @@ struct report_launch {
 };
 
 // The command line of report `name` on `source`. The request may choose only from fixed values:
-// "tool" (sanitize: memcheck, racecheck, synccheck, initcheck) and "test" (profile: a
+// "tool" (sanitize: one of sanitizer_tools()) and "test" (profile: a
 // benchmark's name); anything else is api_error 400.
 std::vector<std::string> report_argv(const std::string& name, const problem_spec& spec,
                                      const std::filesystem::path& source, const nlohmann::json& request,

@@ -1,8 +1,8 @@
-#include "source_store.hpp"
+#include "serve/source_store.hpp"
 
-#include "content_hash.hpp"
-#include "file_text.hpp"
-#include "history.hpp"
+#include "base/content_hash.hpp"
+#include "base/file_text.hpp"
+#include "history/database.hpp"
 
 namespace gpujudge {
 

@@ -1,18 +1,19 @@
-#include "web_server.hpp"
+#include "serve/web_server.hpp"
 
-#include "access_policy.hpp"
-#include "api_error.hpp"
-#include "catalog.hpp"
-#include "catalog_json.hpp"
-#include "commands.hpp"
-#include "compile_markers.hpp"
-#include "history_json.hpp"
-#include "judge_queue.hpp"
-#include "page_assets.hpp"
-#include "report.hpp"
-#include "report_commands.hpp"
-#include "source_store.hpp"
-#include "user_errors.hpp"
+#include "base/user_errors.hpp"
+#include "catalog/catalog.hpp"
+#include "history/json.hpp"
+#include "judging/modes.hpp"
+#include "report/judgement.hpp"
+#include "serve/access_policy.hpp"
+#include "serve/api_error.hpp"
+#include "serve/catalog_json.hpp"
+#include "serve/compile_markers.hpp"
+#include "serve/judge_queue.hpp"
+#include "serve/page_assets.hpp"
+#include "serve/report_commands.hpp"
+#include "serve/source_store.hpp"
+#include "toolkit/compute_sanitizer.hpp"
 
 #include <fmt/format.h>
 #include <httplib.h>
@@ -179,10 +180,8 @@ judge_work web_server::judging(const problem_spec& spec, const std::filesystem::
         const auto results = judge_.runner.sandbox ? open_results() : nullptr;
         context.results = results.get();
         const judgement result = judge_submission(spec, source, options, context);
-        nlohmann::json json = submission_json(spec, source, result);
+        nlohmann::json json = submission_json(spec, source, result, results.get());
         json["compile"]["markers"] = compile_markers(result.compile.diagnostics, source.string());
-        if (const auto test = headline_test(spec); result.bench && results && test)
-            if (const auto best = results->best(spec.slug, *test)) json["personal_best"] = personal_best_json(*best);
         return server_event{"result", json};
     };
 }
@@ -244,6 +243,7 @@ void web_server::route() {
                   const auto results = open_results();
                   nlohmann::json json = problem_json(load(req.matches[1]), results.get(), store_);
                   json["reports"] = settings_.reports;
+                  json["sanitizer_tools"] = sanitizer_tools();  // the page offers these, as `sanitize` does
                   reply_json(res, 200, json);
               }));
     http_.Put("/api/problems/" + kSlug + "/draft", guarded([this](const httplib::Request& req, httplib::Response& res) {

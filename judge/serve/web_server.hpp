@@ -11,7 +11,7 @@
 //   GET  /api/server                        version, backend, the reports offered, the queue
 // Judgements go through the judge exactly as the command line's (a runner process per judgement),
 // one at a time, the rest queued.
-#include "submission.hpp"
+#include "judging/submission.hpp"
 
 #include <filesystem>
 #include <string>

@@ -20,7 +20,7 @@ ldd "$root/.device-build/bin/gpujudge" | awk '/lib(cpp-httplib|ssl|crypto|brotli
   xargs -I{} cp -L {} "$root/.device/lib/"
 # The runner's sandbox: bwrap beside the binaries, its libraries (libcap, libselinux, libpcre2) in
 # lib/, where gpujudge points LD_LIBRARY_PATH when it starts a bwrap it found there
-# (judge/runner/sandbox.cpp); libseccomp is linked statically.
+# (judge/process/sandbox.cpp); libseccomp is linked statically.
 cp -L /usr/bin/bwrap "$root/.device/bin/"
 ldd /usr/bin/bwrap | awk '$3 ~ /^\// && $1 !~ /^(libc|libm|libpthread|libdl)\.so|^ld-linux/ {print $3}' |
   xargs -I{} cp -L {} "$root/.device/lib/"

@@ -112,7 +112,7 @@ async function showProblem(slug) {
   $("#signature").textContent = problem.signature;
   $("#constraints").replaceChildren(...problem.constraints.map((line) => el("li", {}, line)));
   $("#examples").replaceChildren(...problem.examples.map((example) => el("pre", {class: "example"}, example.text)));
-  $("#reports").replaceChildren(...reportControls(problem.reports || []));
+  $("#reports").replaceChildren(...reportControls(problem.reports || [], problem.sanitizer_tools || []));
   $("#result").replaceChildren();
   $("#report").replaceChildren();
   $("#status").textContent = "";
@@ -217,12 +217,10 @@ function shortened(text, source) {
 }
 
 function showResult(result) {
-  const judged = result.compile.ok && !result.no_device;
-  const passed = result.tests.filter((t) => t.verdict === "accepted").length;
   const parts = [
     el("div", {class: "verdict-line"}, el("span", {id: "verdict", "data-verdict": result.verdict},
                                           verdictBadge(result.verdict)),
-       judged ? ` ${passed}/${result.tests.length} tests passed` : "",
+       result.judged ? ` ${result.passed}/${result.tests.length} tests passed` : "",
        result.reason && !result.no_device ? el("div", {class: "reason"}, result.reason) : ""),
     el("p", {}, result.device ? `device: ${result.device.name} (${result.device.arch}) · ` : "",
        el("span", {id: "compile-status"}, result.compile.ok ? (result.compile.cached ? "compile: ok (cached)" : "compile: ok")
@@ -232,7 +230,7 @@ function showResult(result) {
     parts.push(el("pre", {class: result.compile.ok ? "diagnostics" : "diagnostics bad"},
                   shortened(result.compile.diagnostics, result.source)));
   if (result.no_device) parts.push(el("p", {class: "meh"}, `no GPU: ${result.no_device}`));
-  if (judged) parts.push(testsTable(result.tests));
+  if (result.judged) parts.push(testsTable(result.tests));
   if (result.bench) parts.push(timingTable(result.bench));
   if (result.personal_best) parts.push(el("p", {class: "best"}, `Personal best: ${bestText(result.personal_best)}`));
   if (result.program_output && result.verdict !== "accepted")
@@ -274,12 +272,12 @@ function timingTable(bench) {
 
 // ---- Reports of other commands (profile, sanitize), where the server has them -----------------
 
-function reportControls(reports) {
+// The sanitizer's tools as the API lists them (problem.sanitizer_tools): the judge owns the list.
+function reportControls(reports, sanitizerTools) {
   const controls = [];
   for (const name of reports) {
     const options = name === "sanitize"
-      ? el("select", {id: "sanitize-tool"}, ["memcheck", "racecheck", "synccheck", "initcheck"].map(
-          (tool) => el("option", {value: tool}, tool)))
+      ? el("select", {id: "sanitize-tool"}, sanitizerTools.map((tool) => el("option", {value: tool}, tool)))
       : null;
     controls.push(el("button", {id: `report-${name}`, onclick: () => runReport(name)},
                      name[0].toUpperCase() + name.slice(1)), options);

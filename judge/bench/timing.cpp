@@ -1,0 +1,214 @@
+#include "bench/timing.hpp"
+
+#include "base/content_hash.hpp"
+#include "base/problem_error.hpp"
+#include "catalog/catalog.hpp"
+#include "references/context.hpp"
+#include "references/timed_data.hpp"
+#include "runner/protocol.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace gpujudge {
+
+namespace {
+
+std::optional<std::filesystem::path> find_baseline(const judge_context& context, const std::string& slug) {
+    for (const auto& solution : list_solutions(context.home, slug))
+        if (solution.baseline) return solution.path;
+    return std::nullopt;
+}
+
+void refuse_below_floor(bench_figures& f, double bytes, double peak_gbps) {
+    if (peak_gbps <= 0 || f.result != verdict::accepted) return;
+    const double floor_us = bytes / (peak_gbps * (1 + kFloorMargin)) / 1e3;
+    if (f.median_us >= floor_us) return;
+    f.result = verdict::impossible_time;
+    f.message = fmt::format(
+        "{:.1f} µs is faster than the memory system allows: the {:.0f} bytes this call must move take at least "
+        "{:.1f} µs at the device's measured ceiling of {:.0f} GB/s (less a {:.0f} % margin), so its answers did not "
+        "come from reading its inputs",
+        f.median_us, bytes, floor_us, peak_gbps, 100 * kFloorMargin);
+}
+
+// The key under which a baseline's figures stay valid: device, baseline library, runner, problem.
+std::string baseline_key(const problem_spec& spec, const judge_context& context, const device_message& device,
+                         const std::filesystem::path& library) {
+    return content_hash({device.uuid, library.filename().string(), file_hash(context.runner.runner_exe),
+                         file_hash(spec.dir / "problem.yaml")});
+}
+
+}  // namespace
+
+std::optional<std::string> headline_test(const problem_spec& spec) {
+    std::optional<std::string> name;
+    for (const auto& test : spec.tests)
+        if (test.kind == test_kind::benchmark) name = test.name;
+    return name;
+}
+
+timed_plan plan_timed_runs(const problem_spec& spec, reference_outputs& references, const timed_settings& settings,
+                           std::mt19937_64& secret, const std::vector<int>& only) {
+    timed_plan plan;
+    plan.job.settings = settings;
+    plan.job.order_seed = secret();
+    const std::vector<int> tests = only.empty() ? select_tests(spec, {test_kind::benchmark}) : only;
+    const auto data_sets = choose_timed_data(spec, tests, settings.data_sets, references, secret);
+    for (std::size_t t = 0; t < tests.size(); ++t) {
+        plan.job.tests.push_back({tests[t], data_sets[t].data_sets});
+        plan.expected.emplace(tests[t], data_sets[t].expected);
+    }
+    return plan;
+}
+
+bench_figures figures_of(const problem_spec& spec, const test_report& report, double peak_gbps) {
+    bench_figures f;
+    f.test = report.name;
+    f.result = report.result;
+    f.message = report.message;
+    if (report.result != verdict::accepted || !report.timing) return f;
+    const timing_summary& t = *report.timing;
+    f.median_us = t.stats.median * 1e3;
+    f.mean_us = t.stats.mean * 1e3;
+    f.min_us = t.stats.min * 1e3;
+    f.max_us = t.stats.max * 1e3;
+    f.stddev_us = t.stats.stddev * 1e3;
+    f.rse = t.stats.rse;
+    f.samples = t.stats.count;
+    f.event_median_us = t.event_median_ms * 1e3;
+    f.host_median_us = t.host_median_ms * 1e3;
+    f.host_clock = t.host_clock;
+    f.blocking = t.blocking;
+    f.cycle_us = report.cycle_median_ms * 1e3;
+    const scalar_values& scalars = spec.tests.at(static_cast<std::size_t>(report.index)).scalars;
+    const double bytes = evaluate(spec.bytes_expression, scalars);
+    const double flops = evaluate(spec.flops_expression, scalars);
+    if (f.median_us > 0) f.gbps = bytes / (f.median_us * 1e-6) / 1e9;
+    if (f.median_us > 0) f.gflops = flops / (f.median_us * 1e-6) / 1e9;
+    if (peak_gbps > 0) f.percent_of_peak = 100.0 * f.gbps / peak_gbps;
+    refuse_below_floor(f, bytes, peak_gbps);
+    return f;
+}
+
+std::vector<bench_figures> time_loaded(runner_session& session, const problem_spec& spec, const timed_plan& plan,
+                                       double peak_gbps) {
+    std::vector<int> tests;
+    for (const auto& test : plan.job.tests) tests.push_back(test.test);
+    std::vector<test_report> reports = pending_reports(spec, tests);
+    session.time(plan.job, plan.expected, reports);
+    std::vector<bench_figures> figures;
+    for (const auto& report : reports) figures.push_back(figures_of(spec, report, peak_gbps));
+    return figures;
+}
+
+std::optional<bench_entry> baseline_entry(const problem_spec& spec, const plan_source& plan, judge_context& context,
+                                          history* results, const device_message& device, double peak_gbps) {
+    const auto source = find_baseline(context, spec.slug);
+    if (!source) return std::nullopt;
+    bench_entry entry;
+    entry.source = *source;
+    entry.baseline = true;
+    entry.compile = compile_solution(spec, *source, context.compiler);
+    if (!entry.compile.ok) return entry;
+    const std::string key = baseline_key(spec, context, device, entry.compile.library);
+    if (results) {
+        if (auto cached = results->baseline_figures(key)) {
+            entry.figures = nlohmann::json::parse(*cached).get<std::vector<bench_figures>>();
+            entry.cached = true;
+            return entry;
+        }
+    }
+    entry.figures = context.timings.measure("baseline", [&] {
+        runner_session session(spec, context.runner);
+        if (auto failure = session.load(entry.compile.library, "solve"))
+            throw problem_error(fmt::format("{}: {}", source->string(), *failure));
+        return time_loaded(session, spec, plan(), peak_gbps);
+    });
+    const bool all_passed = !deciding_run(entry);
+    if (results && all_passed) results->save_baseline_figures(key, nlohmann::json(entry.figures).dump());
+    return entry;
+}
+
+void wall_clock_check(const bench_entry& baseline, bench_entry& submission) {
+    for (bench_figures& f : submission.figures) {
+        const auto base = std::find_if(baseline.figures.begin(), baseline.figures.end(),
+                                       [&](const bench_figures& b) { return b.test == f.test; });
+        if (f.result != verdict::accepted || base == baseline.figures.end() || base->cycle_us <= 0 || f.cycle_us <= 0)
+            continue;
+        const double harness_us = std::max(0.0, base->cycle_us - base->median_us);
+        const double unexplained_us = f.cycle_us - harness_us;
+        // Generous: launch latency and solve's host time are in the cycle and not in a held-back
+        // median, and the two runs' harness work differs by noise that grows with it (copying 40 MB
+        // of outputs out varies by a few percent).
+        if (f.median_us >= 0.5 * unexplained_us - 50 - 0.05 * harness_us) continue;
+        f.result = verdict::impossible_time;
+        f.message = fmt::format(
+            "the judge's clock saw {:.1f} µs per timed call, of which the harness's own work takes {:.1f} µs; a median "
+            "of {:.1f} µs leaves most of the rest untimed (work before the start event, or outputs computed apart "
+            "from the timed call)",
+            f.cycle_us, harness_us, f.median_us);
+    }
+}
+
+void add_speedups(bench_report& report) {
+    if (report.entries.empty() || !report.entries.front().baseline) return;
+    const bench_entry& base = report.entries.front();
+    for (auto& entry : report.entries)
+        for (std::size_t t = 0; t < entry.figures.size() && t < base.figures.size(); ++t) {
+            bench_figures& f = entry.figures[t];
+            if (f.median_us > 0 && base.figures[t].median_us > 0) f.speedup = base.figures[t].median_us / f.median_us;
+        }
+}
+
+const bench_figures* deciding_run(const bench_entry& entry) {
+    for (const auto& f : entry.figures)
+        if (f.result != verdict::accepted) return &f;
+    return nullptr;
+}
+
+void to_json(nlohmann::json& out, const bench_figures& f) {
+    out = {{"test", f.test},
+           {"verdict", to_string(f.result)},
+           {"message", f.message},
+           {"median_us", f.median_us},
+           {"mean_us", f.mean_us},
+           {"min_us", f.min_us},
+           {"max_us", f.max_us},
+           {"stddev_us", f.stddev_us},
+           {"rse", f.rse},
+           {"samples", f.samples},
+           {"event_median_us", f.event_median_us},
+           {"host_median_us", f.host_median_us},
+           {"host_clock", f.host_clock},
+           {"blocking", f.blocking},
+           {"gbps", f.gbps},
+           {"gflops", f.gflops},
+           {"percent_of_peak", f.percent_of_peak},
+           {"speedup", f.speedup},
+           {"cycle_us", f.cycle_us}};
+}
+
+void from_json(const nlohmann::json& in, bench_figures& f) {
+    in.at("test").get_to(f.test);
+    f.result = parse_verdict(in.at("verdict").get<std::string>());
+    in.at("message").get_to(f.message);
+    in.at("median_us").get_to(f.median_us);
+    in.at("mean_us").get_to(f.mean_us);
+    in.at("min_us").get_to(f.min_us);
+    in.at("max_us").get_to(f.max_us);
+    in.at("stddev_us").get_to(f.stddev_us);
+    in.at("rse").get_to(f.rse);
+    in.at("samples").get_to(f.samples);
+    in.at("event_median_us").get_to(f.event_median_us);
+    in.at("host_median_us").get_to(f.host_median_us);
+    in.at("host_clock").get_to(f.host_clock);
+    in.at("blocking").get_to(f.blocking);
+    in.at("gbps").get_to(f.gbps);
+    f.gflops = in.value("gflops", 0.0);  // baseline figures kept before the column existed have none
+    in.at("percent_of_peak").get_to(f.percent_of_peak);
+    in.at("speedup").get_to(f.speedup);
+    f.cycle_us = in.value("cycle_us", 0.0);  // kept before the judge's clock was read: no check against them
+}
+
+}  // namespace gpujudge

@@ -1,0 +1,139 @@
+#include "catalog/catalog.hpp"
+
+#include "base/user_errors.hpp"
+#include "toolkit/compute_sanitizer.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+
+namespace gpujudge {
+
+namespace fs = std::filesystem;
+
+fs::path find_home() {
+    if (const char* home = std::getenv("GPUJUDGE_HOME"); home && *home) return home;
+    for (fs::path dir = fs::current_path(); !dir.empty(); dir = dir.parent_path()) {
+        if (fs::is_directory(dir / "problems") && fs::exists(dir / "problems" / "README.md")) return dir;
+        if (dir == dir.root_path()) break;
+    }
+    return GPUJUDGE_SOURCE_DIR;
+}
+
+std::vector<fs::path> list_problems(const fs::path& home) {
+    std::vector<fs::path> dirs;
+    std::error_code error;
+    // A wrong --home would otherwise look like an empty catalog: nothing listed, all "validated".
+    if (!fs::is_directory(home / "problems", error))
+        throw usage_error(
+            fmt::format("{}: no problems/ folder here (the home is set by --home or GPUJUDGE_HOME)", home.string()));
+    for (const auto& entry : fs::directory_iterator(home / "problems"))
+        if (entry.is_directory() && fs::exists(entry.path() / "problem.yaml")) dirs.push_back(entry.path());
+    std::sort(dirs.begin(), dirs.end());
+    return dirs;
+}
+
+fs::path resolve_problem(const fs::path& home, const std::string& name) {
+    std::error_code error;  // a name too long for a path is simply no problem's name
+    if (fs::exists(fs::path(name) / "problem.yaml", error)) return fs::path(name);
+    const fs::path dir = home / "problems" / name;
+    if (fs::exists(dir / "problem.yaml", error)) return dir;
+    std::string known;
+    for (const auto& problem : list_problems(home))
+        known += fmt::format("{}{}", known.empty() ? "" : ", ", problem.filename().string());
+    throw usage_error(fmt::format("unknown problem '{}' (known: {})", name, known));
+}
+
+namespace {
+
+// "value" when `text` is "key value", with blanks trimmed.
+std::optional<std::string> value_after(const std::string& text, const char* key) {
+    if (text.rfind(key, 0) != 0) return std::nullopt;
+    std::string value = text.substr(std::string(key).size());
+    value.erase(0, value.find_first_not_of(' '));
+    value.erase(value.find_last_not_of(" \r") + 1);
+    return value;
+}
+
+// Each declared tool's marked line; an unknown tool or a tool with no marked line is an error.
+std::string read_sanitize_marks(const std::vector<std::string>& lines, std::vector<sanitize_expectation>& expected) {
+    const auto& tools = sanitizer_tools();
+    for (auto& expectation : expected) {
+        if (std::find(tools.begin(), tools.end(), expectation.tool) == tools.end())
+            return fmt::format("unknown tool '{}' after 'sanitize:' (known: {})", expectation.tool,
+                               fmt::join(tools, ", "));
+        const std::string mark = "// <- sanitize: " + expectation.tool;
+        for (std::size_t i = 0; i < lines.size() && expectation.line == 0; ++i)
+            if (lines[i].find(mark) != std::string::npos) expectation.line = static_cast<int>(i + 1);
+        if (expectation.line == 0)
+            return fmt::format("declares 'sanitize: {}' but marks no line with '{}'", expectation.tool, mark);
+    }
+    return "";
+}
+
+}  // namespace
+
+solution_file read_solution_header(const fs::path& path) {
+    solution_file file;
+    file.path = path;
+    std::ifstream in(path);
+    if (!in) {
+        file.header_error = "cannot read the file";
+        return file;
+    }
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    // The header is the leading block of comments: // in CUDA, # in Python.
+    const std::string mark = path.extension() == ".py" ? "#" : "//";
+    for (const std::string& line : lines) {
+        if (line.rfind(mark, 0) != 0) break;
+        const std::size_t start = line.find_first_not_of(mark == "#" ? "# " : "/ ");
+        const std::string text = start == std::string::npos ? "" : line.substr(start);  // a bare "//" is blank
+        if (auto value = value_after(text, "expect:")) {
+            // A cheat ends as whatever the machine makes of it (wrong_answer, impossible_time,
+            // runtime_error, ...): it declares only that it is not accepted.
+            file.rejected = *value == "rejected";
+            file.expected = file.rejected ? std::nullopt : verdict_from_string(*value);
+            if (!file.expected && !file.rejected)
+                file.header_error = fmt::format("unknown verdict '{}' after 'expect:'", *value);
+        } else if (auto role = value_after(text, "role:")) {
+            file.baseline = *role == "baseline";
+        } else if (auto tool = value_after(text, "sanitize:")) {
+            file.sanitize.push_back({*tool, 0});
+        } else if (auto kind = value_after(text, "cause:")) {
+            file.cause = cause_kind_from_string(*kind);
+            if (!file.cause)
+                file.header_error =
+                    fmt::format("unknown cause '{}' after 'cause:' (known: {})", *kind, cause_kind_names());
+        }
+    }
+    if (file.header_error.empty()) file.header_error = read_sanitize_marks(lines, file.sanitize);
+    if (!file.expected && !file.rejected && file.header_error.empty())
+        file.header_error = fmt::format("no '{} expect: <verdict>' line in its header", mark);
+    if (file.cause && (file.rejected || (file.expected && *file.expected != verdict::wrong_answer)) &&
+        file.header_error.empty())
+        file.header_error = "'cause:' goes with 'expect: wrong_answer' only";
+    return file;
+}
+
+std::string declared_verdict(const solution_file& file) {
+    if (file.rejected) return "rejected";
+    return file.expected ? to_string(*file.expected) : "";
+}
+
+std::vector<solution_file> list_solutions(const fs::path& home, const std::string& slug) {
+    std::vector<solution_file> files;
+    const fs::path dir = home / "solutions" / slug;
+    if (!fs::is_directory(dir)) return files;
+    std::vector<fs::path> paths;
+    for (const auto& entry : fs::directory_iterator(dir))
+        if (entry.path().extension() == ".cu" || entry.path().extension() == ".py") paths.push_back(entry.path());
+    std::sort(paths.begin(), paths.end());
+    for (const auto& path : paths) files.push_back(read_solution_header(path));
+    return files;
+}
+
+}  // namespace gpujudge

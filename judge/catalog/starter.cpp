@@ -1,0 +1,141 @@
+#include "catalog/starter.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+
+namespace gpujudge {
+
+namespace {
+
+// "<slug>_kernel", made a C identifier whatever the folder is called.
+std::string kernel_name(const std::string& slug) {
+    std::string name = slug;
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front()))) name.insert(0, "k_");
+    return name + "_kernel";
+}
+
+std::string joined_names(const problem_spec& spec, bool (*keep)(const parameter&)) {
+    std::string names;
+    for (const auto& param : spec.params)
+        if (keep(param)) names += (names.empty() ? "" : ", ") + param.name;
+    return names;
+}
+
+std::string kernel_parameters(const problem_spec& spec) {
+    std::string text;
+    for (const auto& param : spec.params)
+        text += fmt::format("{}{} {}", text.empty() ? "" : ", ", param.c_type(), param.name);
+    return text;
+}
+
+std::string conventions(const problem_spec& spec) {
+    const std::string pointers = joined_names(spec, [](const parameter& p) { return p.is_pointer; });
+    const std::string outputs = joined_names(spec, [](const parameter& p) { return p.is_output(); });
+    return fmt::format(
+        "// {}: `gpujudge show {}` prints the statement; `gpujudge submit {} <this file>` judges it.\n"
+        "//\n"
+        "// - {} are device pointers: the data is already on the GPU; read and write it from kernels.\n"
+        "// - The outputs ({}) arrive poisoned (filled with a garbage pattern): write every element.\n"
+        "// - No need to synchronise at the end of solve: the judge does when solve returns.\n",
+        spec.title, spec.slug, spec.slug, pointers, outputs);
+}
+
+std::string launch(const problem_spec& spec, const std::string& kernel) {
+    const std::optional<std::string> size = launch_size_scalar(spec);
+    const std::string blocks = size ? fmt::format("({} + threadsPerBlock - 1) / threadsPerBlock", *size) : "1";
+    return fmt::format(
+        "    const int threadsPerBlock = 256;\n"
+        "    const int blocksPerGrid = {};\n"
+        "    {}<<<blocksPerGrid, threadsPerBlock>>>({});\n",
+        blocks, kernel, joined_names(spec, [](const parameter&) { return true; }));
+}
+
+// solve's Python signature (LeetGPU's): tensors for pointers, int or float for scalars.
+std::string python_signature(const problem_spec& spec) {
+    std::string text;
+    for (const auto& param : spec.params)
+        text += fmt::format("{}{}: {}", text.empty() ? "" : ", ", param.name,
+                            param.is_pointer                  ? "torch.Tensor"
+                            : param.type == element_type::i32 ? "int"
+                                                              : "float");
+    return fmt::format("def solve({})", text);
+}
+
+std::string python_conventions(const problem_spec& spec) {
+    const std::string pointers = joined_names(spec, [](const parameter& p) { return p.is_pointer; });
+    const std::string outputs = joined_names(spec, [](const parameter& p) { return p.is_output(); });
+    return fmt::format(
+        "# {}: `gpujudge show {}` prints the statement; `gpujudge submit {} <this file>` judges it.\n"
+        "#\n"
+        "# - {} are 1-D tensors on the GPU over the judge's buffers (multi-dimensional data row-major).\n"
+        "# - Write the outputs ({}) in place, every element: they arrive poisoned. What solve returns is ignored.\n",
+        spec.title, spec.slug, spec.slug, pointers, outputs);
+}
+
+std::string pytorch_starter(const problem_spec& spec) {
+    return fmt::format(
+        "{}import torch\n\n\n"
+        "{}:\n"
+        "    # TODO: compute the outputs with torch operations, e.g. output.copy_(...).\n"
+        "    pass\n",
+        python_conventions(spec), python_signature(spec));
+}
+
+std::string triton_starter(const problem_spec& spec) {
+    const std::string kernel = kernel_name(spec.slug);
+    std::string kernel_params;
+    for (const auto& param : spec.params) kernel_params += param.name + (param.is_pointer ? "_ptr, " : ", ");
+    std::string launch_args;
+    for (const auto& param : spec.params) launch_args += param.name + ", ";
+    const std::optional<std::string> size = launch_size_scalar(spec);
+    return fmt::format(
+        "{}import torch\n"
+        "import triton\n"
+        "import triton.language as tl\n\n\n"
+        "@triton.jit\n"
+        "def {}({}BLOCK_SIZE: tl.constexpr):\n"
+        "    pid = tl.program_id(0)\n"
+        "    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)\n"
+        "    # TODO: tl.load with a mask for the last block, compute, tl.store the outputs.\n\n\n"
+        "{}:\n"
+        "    BLOCK_SIZE = 1024\n"
+        "    grid = ({},)\n"
+        "    {}[grid]({}BLOCK_SIZE=BLOCK_SIZE)\n",
+        python_conventions(spec), kernel, kernel_params, python_signature(spec),
+        size ? fmt::format("triton.cdiv({}, BLOCK_SIZE)", *size) : "1", kernel, launch_args);
+}
+
+}  // namespace
+
+std::string starter_source(const problem_spec& spec, const std::string& language) {
+    if (language == "pytorch") return pytorch_starter(spec);
+    if (language == "triton") return triton_starter(spec);
+    return starter_source(spec);
+}
+
+std::optional<std::string> launch_size_scalar(const problem_spec& spec) {
+    for (const auto& scalar : spec.params) {
+        if (scalar.is_pointer || scalar.type != element_type::i32) continue;
+        for (const auto& pointer : spec.params)
+            for (const auto& extent : pointer.shape)
+                if (variables_of(extent).count(scalar.name)) return scalar.name;
+    }
+    return std::nullopt;
+}
+
+std::string starter_source(const problem_spec& spec) {
+    const std::string kernel = kernel_name(spec.slug);
+    return fmt::format(
+        "{}#include <cuda_runtime.h>\n\n"
+        "__global__ void {}({}) {{\n"
+        "    // TODO: compute the outputs; one thread per element of the grid below is a start.\n"
+        "}}\n\n"
+        "{} {{\n"
+        "{}}}\n",
+        conventions(spec), kernel, kernel_parameters(spec), spec.prototype(), launch(spec, kernel));
+}
+
+}  // namespace gpujudge

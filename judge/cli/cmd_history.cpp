@@ -1,0 +1,88 @@
+// `gpujudge history [problem]`: every attempt, newest first, then the personal bests.
+#include "base/exit_codes.hpp"
+#include "base/user_errors.hpp"
+#include "cli/commands.hpp"
+#include "history/json.hpp"
+
+#include <fmt/format.h>
+
+namespace gpujudge {
+
+namespace {
+
+// The path as typed from here when the file is below the working directory, else in full.
+std::string shown_path(const std::string& source) {
+    std::error_code error;
+    const auto relative = std::filesystem::path(source).lexically_relative(std::filesystem::current_path(error));
+    if (error || relative.empty() || *relative.begin() == "..") return source;
+    return relative.string();
+}
+
+std::string figure(const std::optional<double>& value, const char* format) {
+    return value ? fmt::format(format, *value) : "-";
+}
+
+// Padded by hand: colour's escape codes would count towards a format width.
+std::string padded_verdict(verdict v, style look, std::size_t width) {
+    const std::size_t length = std::string(to_string(v)).size();
+    return styled_verdict(v, look) + std::string(width > length ? width - length : 0, ' ');
+}
+
+void print_attempts(const std::vector<attempt>& attempts, style look) {
+    fmt::print("{:<19}  {:<24} {:<6}  {:<20} {:>7}  {:>10} {:>9}  {:<12}  {}\n", "time (UTC)", "problem", "how",
+               "verdict", "tests", "median µs", "% of peak", "source hash", "file");
+    for (const auto& a : attempts)
+        fmt::print("{:<19}  {:<24} {:<6}  {} {:>7}  {:>10} {:>9}  {:<12}  {}\n", a.recorded_at, a.problem, a.origin,
+                   padded_verdict(a.outcome, look, 20), fmt::format("{}/{}", a.passed, a.total),
+                   figure(a.median_us, "{:.1f}"), figure(a.percent_of_peak, "{:.0f} %"), a.source_hash.substr(0, 12),
+                   shown_path(a.source));
+}
+
+void print_bests(const std::vector<attempt>& bests) {
+    fmt::print("\npersonal bests (the fastest accepted submit of each problem)\n");
+    if (bests.empty()) {
+        fmt::print("  none yet: a submit that is accepted and timed sets one\n");
+        return;
+    }
+    fmt::print("{:<24} {:>10} {:>8} {:>9}  {:<20} {:<19}  {}\n", "problem", "median µs", "GB/s", "% of peak", "size",
+               "time (UTC)", "file");
+    for (const auto& a : bests)
+        fmt::print("{:<24} {:>10} {:>8} {:>9}  {:<20} {:<19}  {}\n", a.problem, figure(a.median_us, "{:.1f}"),
+                   figure(a.gbps, "{:.0f}"), figure(a.percent_of_peak, "{:.0f} %"), a.test, a.recorded_at,
+                   shown_path(a.source));
+}
+
+}  // namespace
+
+command_action define_history(CLI::App& command) {
+    struct options {
+        std::string problem;
+        bool json = false;
+    };
+    auto opts = std::make_shared<options>();
+    command.add_option("problem", opts->problem, "Only this problem's attempts (slug or folder)");
+    command.add_flag("--json", opts->json, "Print one JSON object instead of the tables");
+    return [opts](cli_context& context) {
+        if (!context.judge.results)
+            throw usage_error(fmt::format(
+                "the history database {} cannot be used (see the warning above), so there are no attempts to show; "
+                "set GPUJUDGE_DATA_DIR to keep them elsewhere",
+                default_history_path().string()));
+        std::optional<std::string> slug;
+        if (!opts->problem.empty()) slug = load_named_problem(context, opts->problem).slug;
+        const auto attempts = context.judge.results->attempts(slug);
+        const auto bests = context.judge.results->best_attempts(slug);
+        if (opts->json)
+            fmt::print("{}\n", history_json(attempts, bests).dump(2));
+        else if (attempts.empty())
+            fmt::print("no attempts{} yet: `gpujudge run` and `gpujudge submit` are kept here\n",
+                       slug ? " on " + *slug : "");
+        else {
+            print_attempts(attempts, context.look);
+            print_bests(bests);
+        }
+        return static_cast<int>(exit_accepted);
+    };
+}
+
+}  // namespace gpujudge

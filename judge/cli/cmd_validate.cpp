@@ -1,0 +1,285 @@
+#include "base/exit_codes.hpp"
+#include "base/progress.hpp"
+#include "base/user_errors.hpp"
+#include "bench/device_probe.hpp"
+#include "bench/timing.hpp"
+#include "catalog/catalog.hpp"
+#include "cli/commands.hpp"
+#include "judging/declared_outcome.hpp"
+#include "sanitize/run.hpp"
+#include "test_data.hpp"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+namespace gpujudge {
+
+namespace {
+
+struct problem_check {
+    std::string name;
+    std::optional<problem_spec> spec;
+    std::vector<solution_file> solutions;
+    std::vector<compile_result> builds;
+    std::vector<std::string> errors;
+};
+
+// Runs `work(i)` for i in [0, count) on `jobs` threads; the first exception (nvcc missing) stops the
+// work and is rethrown here, where main can report it, instead of ending the program in a thread.
+void parallel_for(std::size_t count, unsigned jobs, const std::function<void(std::size_t)>& work) {
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr first_error;
+    std::mutex error_mutex;
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < std::max(1u, jobs); ++t)
+        threads.emplace_back([&] {
+            try {
+                for (std::size_t i; (i = next++) < count;) work(i);
+            } catch (...) {
+                next = count;
+                std::lock_guard<std::mutex> lock(error_mutex);
+                if (!first_error) first_error = std::current_exception();
+            }
+        });
+    for (auto& thread : threads) thread.join();
+    if (first_error) std::rethrow_exception(first_error);
+}
+
+// "reference.cpp: example 'ex' (problem.yaml:21): 1 of 1 elements of 'output' differ from the example's
+// expected values", then the first differences, one a line.
+std::string disagreement(const problem_spec& spec, const test_spec& test, const comparison& failure) {
+    std::string text = fmt::format(
+        "{}: example '{}' ({}:{}): {} of {} elements of '{}' differ from the example's "
+        "expected values",
+        (spec.dir / "reference.cpp").string(), test.name, spec.yaml_path, test.line, failure.num_mismatches,
+        failure.num_items, failure.output);
+    if (failure.atol != 0 || failure.rtol != 0)
+        text += fmt::format(" (tolerance: atol {:.3g} + rtol {:.3g} * |expected|)", failure.atol, failure.rtol);
+    const std::string details = failure.describe();  // its first line speaks of a submission
+    const std::size_t newline = details.find('\n');
+    return newline == std::string::npos ? text : text + details.substr(newline);
+}
+
+// The reference, in a process of its own, against every example's literal outputs.
+void check_reference(problem_check& check, judge_context& context) {
+    const problem_spec& spec = *check.spec;
+    try {
+        reference_outputs references(spec, build_reference(spec, context), context.compiler.cache_dir, context.runner);
+        const std::vector<int> examples = select_tests(spec, {test_kind::example});
+        std::vector<reference_outputs::item> items;
+        for (const int index : examples)
+            items.push_back({index, {spec.tests[static_cast<std::size_t>(index)].seed, {}}, {}});
+        const auto paths = references.ensure(items);
+        for (std::size_t i = 0; i < examples.size(); ++i) {
+            const test_spec& test = spec.tests[static_cast<std::size_t>(examples[i])];
+            const named_arrays got = read_outputs(paths[i], spec, test.scalars);
+            for (const auto& failure : compare_outputs(spec, test.scalars, literal_outputs(spec, test), got))
+                check.errors.push_back(disagreement(spec, test, failure));
+        }
+    } catch (const environment_error&) {
+        throw;  // the machine's fault, not the problem's
+    } catch (const std::exception& error) {
+        check.errors.push_back(error.what());
+    }
+}
+
+void check_build(problem_check& check, std::size_t i) {
+    const solution_file& solution = check.solutions[i];
+    const compile_result& build = check.builds[i];
+    const bool expect_failure = solution.expected == verdict::compile_error;
+    if (build.ok == !expect_failure) return;
+    check.errors.push_back(build.ok
+                               ? fmt::format("{}: expected compile_error, but it compiles", solution.path.string())
+                               : fmt::format("{}: does not compile:\n{}", solution.path.string(), build.diagnostics));
+}
+
+// Judges every solution that compiled as submit does (timed runs quick) and compares its verdict
+// with the declared one.
+void run_solutions(problem_check& check, judge_context& context, style look) {
+    const problem_spec& spec = *check.spec;
+    const judge_options options = validate_options(spec);
+    for (std::size_t i = 0; i < check.solutions.size(); ++i) {
+        const solution_file& solution = check.solutions[i];
+        if (!check.builds[i].ok || (!solution.expected && !solution.rejected)) continue;
+        const judgement result = judge_submission(spec, solution.path, options, context);
+        const bench_entry* timed = submission_entry(result);
+        const auto mismatch = declaration_mismatch(solution, result);
+        const auto cause = shown_cause(result);
+        const double median_us = timed && !timed->figures.empty() ? timed->figures.back().median_us : 0;
+        fmt::print("  {:<40} {:<22} {:<16} {:<20} {}\n", solution.path.filename().string(),
+                   styled_verdict(result.overall, look), cause ? to_string(*cause) : "",
+                   !mismatch ? "as declared"
+                   : !solution.cause || result.overall != solution.expected
+                       ? fmt::format("DECLARED {}", declared_verdict(solution))
+                       : fmt::format("DECLARED {}", to_string(*solution.cause)),
+                   median_us > 0 ? fmt::format("{:.1f} µs at {}", median_us, headline_test(spec).value_or("")) : "");
+        std::fflush(stdout);
+        if (mismatch) check.errors.push_back(fmt::format("{}: {}", solution.path.string(), *mismatch));
+    }
+}
+
+bool reports_line(const sanitizer_findings& findings, const std::filesystem::path& source, int line) {
+    return std::any_of(findings.submission.begin(), findings.submission.end(), [&](const sanitizer_finding& f) {
+        return !f.at.empty() && f.at.front().site.file == source.string() && f.at.front().site.line == line;
+    });
+}
+
+// What the tool reported instead of the declared line: its verdict, and the places it named.
+std::string reported_instead(const sanitize_result& result) {
+    std::string text = decide_sanitize(result).line;
+    for (const auto& finding : result.findings.submission)
+        if (!finding.at.empty())
+            text += fmt::format("; {}:{}", finding.at.front().site.file, finding.at.front().site.line);
+    return text;
+}
+
+// Runs every solution that declares "// sanitize: <tool>" under that tool, which must report the
+// line marked "// <- sanitize: <tool>".
+void sanitize_solutions(problem_check& check, judge_context& context) {
+    for (std::size_t i = 0; i < check.solutions.size(); ++i) {
+        const solution_file& solution = check.solutions[i];
+        if (!check.builds[i].ok) continue;
+        for (const auto& expected : solution.sanitize) {
+            const sanitize_result result = sanitize_submission(*check.spec, solution.path, expected.tool, context);
+            const bool found = reports_line(result.findings, solution.path, expected.line);
+            fmt::print("  {:<40} {:<10} line {:<5} {}\n", solution.path.filename().string(), expected.tool,
+                       expected.line, found ? "reported, as declared" : "NOT REPORTED");
+            std::fflush(stdout);
+            if (!found)
+                check.errors.push_back(fmt::format("{}:{}: declared that {} reports this line; it reported: {}",
+                                                   solution.path.string(), expected.line, expected.tool,
+                                                   reported_instead(result)));
+        }
+    }
+}
+
+std::vector<problem_check> load_checks(const std::vector<std::string>& targets, const std::filesystem::path& home) {
+    std::vector<problem_check> checks(targets.size());
+    for (std::size_t p = 0; p < targets.size(); ++p) {
+        problem_check& check = checks[p];
+        check.name = targets[p];
+        // An unknown name is a usage error here as in every command, not a failed problem.
+        const std::filesystem::path dir = resolve_problem(home, targets[p]);
+        try {
+            check.spec = load_problem(dir);
+        } catch (const std::exception& error) {
+            check.errors.push_back(error.what());
+        }
+    }
+    return checks;
+}
+
+// validate --run judges on the GPU: its architecture for nvcc, or the reason there is none.
+std::optional<std::string> choose_device(const std::vector<problem_check>& checks, judge_context& context) {
+    for (const auto& check : checks) {
+        if (!check.spec) continue;
+        runner_session probe(*check.spec, context.runner);
+        return adopt_device(probe, context.compiler);
+    }
+    return std::nullopt;
+}
+
+// statement.md, the reference against the examples, and the solutions' headers.
+void check_files(problem_check& check, judge_context& context) {
+    if (!std::filesystem::exists(check.spec->dir / "statement.md"))
+        check.errors.push_back(fmt::format("{}: missing", (check.spec->dir / "statement.md").string()));
+    check_reference(check, context);
+    check.solutions = list_solutions(context.home, check.spec->slug);
+    check.builds.resize(check.solutions.size());
+    for (const auto& solution : check.solutions)
+        if (!solution.header_error.empty())
+            check.errors.push_back(fmt::format("{}: {}", solution.path.string(), solution.header_error));
+}
+
+// Every solution of every problem compiles in one parallel pass.
+void compile_solutions(std::vector<problem_check>& checks, judge_context& context, unsigned jobs,
+                       const progress_hook& hook) {
+    std::vector<std::pair<std::size_t, std::size_t>> builds;
+    for (std::size_t p = 0; p < checks.size(); ++p)
+        for (std::size_t s = 0; s < checks[p].solutions.size(); ++s) builds.emplace_back(p, s);
+    std::atomic<int> started{0};
+    parallel_for(builds.size(), jobs, [&](std::size_t i) {
+        auto [p, s] = builds[i];
+        const solution_file& solution = checks[p].solutions[s];
+        tell(hook, {progress_step::stage::compiling, ++started, static_cast<int>(builds.size()),
+                    solution.path.filename().string()});
+        checks[p].builds[s] = compile_solution(*checks[p].spec, solution.path, context.compiler);
+    });
+}
+
+// The references and the compiles, before anything is printed: on a terminal, what is going on.
+void check_and_compile(std::vector<problem_check>& checks, judge_context& context, unsigned jobs) {
+    const progress_scope shown(context.progress, false);
+    for (std::size_t p = 0; p < checks.size(); ++p) {
+        if (!checks[p].spec) continue;
+        tell(context.progress, {progress_step::stage::references, static_cast<int>(p + 1),
+                                static_cast<int>(checks.size()), checks[p].name});
+        check_files(checks[p], context);
+    }
+    compile_solutions(checks, context, jobs, context.progress);
+}
+
+// One line for a problem that passed, its errors for one that did not; its exit code.
+int print_outcome(const problem_check& check) {
+    if (!check.errors.empty()) {
+        fmt::print("FAIL  {}\n", check.name);
+        for (const auto& error : check.errors) fmt::print("  {}\n", error);
+        return exit_invalid_problem;
+    }
+    std::size_t count[3] = {0, 0, 0};
+    for (const auto& test : check.spec->tests) ++count[static_cast<int>(test.kind)];
+    fmt::print("ok    {:<28} {} examples, {} functional, {} benchmarks; {} solutions\n", check.name, count[0], count[1],
+               count[2], check.solutions.size());
+    return exit_accepted;
+}
+
+}  // namespace
+
+command_action define_validate(CLI::App& command) {
+    struct options {
+        std::vector<std::string> targets;
+        bool run = false;
+        bool sanitize = false;
+        unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+    };
+    auto opts = std::make_shared<options>();
+    command.add_option("problems", opts->targets, "Problem slugs or folders (default: all)");
+    command.add_flag("--run", opts->run, "Also submit every solution on the GPU and check its declared verdict");
+    command.add_flag("--sanitize", opts->sanitize,
+                     "Also run every solution that declares '// sanitize: <tool>' under compute-sanitizer and check "
+                     "that the tool reports the line marked '// <- sanitize: <tool>'");
+    command.add_option("-j,--jobs", opts->jobs, "Compilations at once");
+    return [opts](cli_context& context) {
+        std::vector<std::string> targets = opts->targets;
+        if (targets.empty())
+            for (const auto& dir : list_problems(context.judge.home)) targets.push_back(dir.filename().string());
+        std::vector<problem_check> checks = load_checks(targets, context.judge.home);
+        if (opts->run || opts->sanitize)
+            if (const auto no_device = choose_device(checks, context.judge)) {
+                fmt::print("validate {}: skipped, no GPU: {}\n", opts->run ? "--run" : "--sanitize", *no_device);
+                return static_cast<int>(exit_no_device);
+            }
+        check_and_compile(checks, context.judge, opts->jobs);
+        int exit = exit_accepted;
+        for (auto& check : checks) {
+            for (std::size_t s = 0; s < check.builds.size(); ++s) check_build(check, s);
+            if ((opts->run || opts->sanitize) && check.spec && check.errors.empty()) {
+                fmt::print("{}:\n", check.name);
+                try {
+                    if (opts->run) run_solutions(check, context.judge, context.look);
+                    if (opts->sanitize) sanitize_solutions(check, context.judge);
+                } catch (const problem_error& error) {
+                    check.errors.push_back(error.what());
+                }
+            }
+            if (print_outcome(check) != exit_accepted) exit = exit_invalid_problem;
+        }
+        if (opts->run || opts->sanitize) fmt::print("timings: {}\n", context.judge.timings.summary());
+        return exit;
+    };
+}
+
+}  // namespace gpujudge

@@ -1,0 +1,25 @@
+#include "cli/commands.hpp"
+
+#include "base/user_errors.hpp"
+#include "catalog/catalog.hpp"
+
+#include <fmt/format.h>
+
+namespace gpujudge {
+
+problem_spec load_named_problem(const cli_context& context, const std::string& name) {
+    return load_problem(resolve_problem(context.judge.home, name));
+}
+
+void require_source_file(const std::string& path) {
+    std::error_code error;
+    const auto status = std::filesystem::status(path, error);
+    // ENOENT reads as "not found" without an error code; ENAMETOOLONG and EACCES come with one.
+    if (error && error != std::errc::no_such_file_or_directory)
+        throw usage_error(fmt::format("{}: {}", path, error.message()));
+    if (status.type() == std::filesystem::file_type::directory)
+        throw usage_error(fmt::format("{}: is a directory, not a source file", path));
+    if (status.type() != std::filesystem::file_type::regular) throw usage_error(fmt::format("{}: no such file", path));
+}
+
+}  // namespace gpujudge

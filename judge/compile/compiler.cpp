@@ -1,0 +1,411 @@
+#include "compile/compiler.hpp"
+
+#include "base/content_hash.hpp"
+#include "base/file_text.hpp"
+#include "base/temp_dir.hpp"
+#include "base/user_errors.hpp"
+#include "compile/include_scan.hpp"
+#include "process/child_process.hpp"
+#include "process/sandbox.hpp"
+#include "toolkit/python_probe.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <spdlog/spdlog.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <random>
+#include <regex>
+#include <sstream>
+
+namespace gpujudge {
+
+namespace {
+
+constexpr std::size_t kMaxDiagnosticLines = 30;
+// The sandbox's /tmp holds this many files of the largest size: nvcc keeps its intermediates there
+// at once (preprocessed source, PTX, cubin, fatbin, object), so that the file-size limit, which
+// names itself, is met before the scratch is full.
+constexpr unsigned kScratchFiles = 4;
+
+std::string read_file(const std::filesystem::path& path) {
+    auto text = read_file_text(path);
+    if (!text) throw std::runtime_error(fmt::format("{}: cannot read the file", path.string()));
+    return *text;
+}
+
+// "nvcc --version" and the like, asked once per tool: part of every cache key.
+std::string tool_version(const std::string& tool) {
+    static std::mutex mutex;
+    static std::map<std::string, std::string> versions;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = versions.find(tool);
+    if (it != versions.end()) return it->second;
+    command_result result;
+    try {
+        result = run_command({tool, "--version"}, std::chrono::seconds(60));
+    } catch (const std::runtime_error&) {  // it could not be started: not on PATH
+        throw environment_error(missing_tool_message(tool));
+    }
+    if (result.exit.code != 0 || result.exit.signaled)
+        throw environment_error(
+            fmt::format("'{} --version' failed ({}): is it installed properly?", tool, result.exit.describe()));
+    return versions[tool] = result.output;
+}
+
+// Keeps what helps the learner: the diagnostics with their file:line, without tool noise and with
+// the generated header named for what it is.
+std::string trim_diagnostics(const std::string& output, const std::string& header_path) {
+    std::istringstream lines(output);
+    std::string line, text;
+    std::size_t kept = 0;
+    const std::regex temp_object(R"(/tmp/tmpxft_[0-9a-f_]+-\d+_)");
+    while (std::getline(lines, line)) {
+        if (line.find("detected in the compilation of") != std::string::npos) continue;
+        if (line.find("collect2: error: ld returned") != std::string::npos) continue;
+        for (std::size_t at; (at = line.find(header_path)) != std::string::npos;)
+            line.replace(at, header_path.size(), "<expected signature>");
+        line = std::regex_replace(line, temp_object, "");
+        if (line.empty()) continue;
+        if (++kept > kMaxDiagnosticLines) {
+            text += "...\n";
+            break;
+        }
+        text += line + "\n";
+    }
+    return text;
+}
+
+std::string explain_failure(const problem_spec& spec, const std::string& function, const std::string& diagnostics,
+                            bool undefined_function) {
+    std::string text = diagnostics;
+    if (undefined_function)
+        text += fmt::format("{} is not defined. Define it exactly as:\n", function);
+    else
+        text += "The expected signature is:\n";
+    return text + "  " + spec.prototype(function) + "\n";
+}
+
+// Why the compiler stopped, when it was a limit: its signal, or the words its driver prints for a
+// child's (g++: "... File size limit exceeded signal terminated program as"; nvcc names the signal).
+std::optional<std::string> exceeded_limit(const command_result& run, const compile_limits& limits) {
+    const auto said = [&](std::initializer_list<const char*> words) {
+        for (const char* word : words)
+            if (run.output.find(word) != std::string::npos) return true;
+        return false;
+    };
+    if (run.exit.timed_out) return fmt::format("the compiler did not finish within {} s", limits.wall_seconds);
+    if ((run.exit.signaled && run.exit.signal == SIGXFSZ) ||
+        said({"File size limit exceeded", "signal 25", "file size limit"}))
+        return fmt::format("the compiler exceeded the file-size limit of {} MiB (RLIMIT_FSIZE)", limits.file_mib);
+    if ((run.exit.signaled && (run.exit.signal == SIGXCPU || run.exit.signal == SIGKILL)) ||
+        said({"CPU time limit exceeded", "signal 24"}))
+        return fmt::format("the compiler exceeded the CPU-time limit of {} s (RLIMIT_CPU)", limits.cpu_seconds);
+    if (said({"out of memory", "memory exhausted", "std::bad_alloc", "Cannot allocate memory"}))
+        return fmt::format("the compiler exceeded the memory limit of {} MiB (RLIMIT_AS)", limits.memory_mib);
+    if (said({"No space left on device"}))
+        return fmt::format("the compiler ran out of room for its files (its /tmp holds {} MiB in the sandbox)",
+                           kScratchFiles * limits.file_mib);
+    return std::nullopt;
+}
+
+// The toolchain's versions, part of every key: system and CUDA headers change only with them.
+std::string toolchain_version(const std::vector<std::string>& tools) {
+    std::string text;
+    for (const auto& tool : tools) text += tool_version(tool);
+    return text;
+}
+
+// Replaces `path` where it starts a word (a line, or after a blank or a quote), so that "a.cu"
+// does not match inside "data.cu".
+std::string replace_path(std::string text, const std::string& path, const std::string& by) {
+    if (path.empty()) return text;
+    for (std::size_t at = 0; (at = text.find(path, at)) != std::string::npos;) {
+        const bool starts_word = at == 0 || std::string(" \t\n'\"`").find(text[at - 1]) != std::string::npos;
+        if (!starts_word) {
+            at += path.size();
+            continue;
+        }
+        text.replace(at, path.size(), by);
+        at += by.size();
+    }
+    return text;
+}
+
+// Cached diagnostics name the source by a mark, replaced by the path of the submit that reads them:
+// the key is free of the path, so one entry serves the same file reached by another path.
+constexpr const char* kSourceMark = "\x01source\x01";
+
+struct cache_entry {
+    std::filesystem::path library;
+    std::filesystem::path log;     // the compiler's warnings, shown again on every cache hit
+    std::filesystem::path origin;  // the path compiled (compile_result::compiled_from)
+    bool reusable = true;
+};
+
+cache_entry cache_entry_for(const std::filesystem::path& source, const std::string& header,
+                            const std::vector<std::string>& tools, const std::vector<std::string>& flags,
+                            const compiler_settings& settings) {
+    const include_scan includes = scan_includes(source);
+    std::vector<std::string> parts{toolchain_version(tools), fmt::format("{}", fmt::join(flags, " ")), header,
+                                   read_file(source)};
+    parts.insert(parts.end(), includes.key_parts.begin(), includes.key_parts.end());
+    std::string key = content_hash(parts);
+    if (!includes.complete) {
+        // A header named through a macro cannot be keyed: a name of its own, never found again.
+        std::random_device random;
+        key += fmt::format("-{:08x}{:08x}", random(), random());
+    }
+    const auto dir = settings.cache_dir / "lib";
+    std::filesystem::create_directories(dir);
+    return {dir / (key + ".so"), dir / (key + ".log"), dir / (key + ".source"), includes.complete};
+}
+
+std::string read_diagnostics(const cache_entry& entry, const std::filesystem::path& source) {
+    return replace_path(read_file_text(entry.log).value_or(""), kSourceMark, source.string());
+}
+
+void write_diagnostics(const cache_entry& entry, const std::filesystem::path& source, const std::string& text) {
+    write_file_atomically(entry.log, replace_path(text, source.string(), kSourceMark));
+}
+
+std::filesystem::path read_origin(const cache_entry& entry) {
+    std::ifstream file(entry.origin, std::ios::binary);
+    std::string path;
+    std::getline(file, path);
+    return path;
+}
+
+// The path made absolute, without "." or ".." and without a trailing slash.
+std::filesystem::path plain_path(const std::filesystem::path& path) {
+    const auto normal = std::filesystem::absolute(path).lexically_normal();
+    return normal.has_filename() || normal == normal.root_path() ? normal : normal.parent_path();
+}
+
+void add_read_only(sandbox_policy& policy, const std::filesystem::path& path) {
+    for (const auto& bind : policy.read_only)
+        if (bind.source == path) return;
+    policy.read_only.push_back({path, {}});
+}
+
+// The source's folder, read-only at its own path: the learner's local headers and files are found,
+// and diagnostics and line info name the real path. Also where the source resolves to (a link's
+// target's folder). Of a folder that holds other people's files and the judge's (the root, a
+// temporary root), the file alone.
+void bind_source(sandbox_policy& policy, const std::filesystem::path& source) {
+    const std::vector<std::filesystem::path> shared{"/", "/tmp", plain_path(std::filesystem::temp_directory_path())};
+    const auto named = plain_path(source);
+    for (const auto& file : {std::filesystem::weakly_canonical(named), named}) {
+        const bool alone = std::find(shared.begin(), shared.end(), file.parent_path()) != shared.end();
+        add_read_only(policy, alone ? file : file.parent_path());
+    }
+}
+
+// Each tool's installation (bin/..: a toolkit outside the system folders), resolved, unless it is
+// the root. nvcc finds the host compiler on PATH, which the sandbox keeps.
+void bind_tools(sandbox_policy& policy, const std::vector<std::string>& tools) {
+    for (const auto& tool : tools) {
+        std::filesystem::path program = tool;
+        if (program.parent_path().empty()) program = find_program(tool).value_or(program);
+        const auto install =
+            std::filesystem::weakly_canonical(std::filesystem::absolute(program)).parent_path().parent_path();
+        if (install.has_relative_path() && std::filesystem::is_directory(install)) add_read_only(policy, install);
+    }
+}
+
+// The compile's sandbox: the source's folder and the tools read-only, the work folder writable (the
+// forced header, the library), the judge's own folders hidden wherever a bind would show them, and
+// the judge's working directory, so that a relative source path reads as it does outside.
+sandbox_policy compile_policy(const std::filesystem::path& source, const std::filesystem::path& work,
+                              const std::vector<std::string>& tools, const compiler_settings& settings) {
+    sandbox_policy policy;
+    policy.scratch_bytes = std::uintmax_t{kScratchFiles} * settings.limits.file_mib << 20;
+    bind_source(policy, source);
+    bind_tools(policy, tools);
+    policy.writable.push_back({work, {}});
+    for (const auto& folder : settings.hidden) policy.hidden.push_back(plain_path(folder));
+    policy.hidden.push_back(plain_path(settings.cache_dir));
+    policy.hidden.push_back(plain_path(std::filesystem::temp_directory_path()));  // secret expected outputs
+    policy.workdir = std::filesystem::current_path();
+    policy.keep_env = {"LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES"};  // the diagnostics' language
+    return policy;
+}
+
+spawn_options compile_options(const std::filesystem::path& source, const std::filesystem::path& work,
+                              const std::vector<std::string>& tools, const compiler_settings& settings) {
+    spawn_options options;
+    options.limits.cpu_seconds = settings.limits.cpu_seconds;
+    options.limits.file_bytes = rlim_t{settings.limits.file_mib} << 20;  // under the scratch's: it stays
+    options.limits.address_bytes = rlim_t{settings.limits.memory_mib} << 20;
+    options.limits.no_core = true;
+    if (settings.sandbox) {
+        require_sandbox();
+        options.sandbox = compile_policy(source, work, tools, settings);
+    }
+    return options;
+}
+
+compile_result compile_cached(const problem_spec& spec, const std::filesystem::path& source,
+                              const std::string& function, const std::vector<std::string>& tools,
+                              const std::vector<std::string>& flags, const compiler_settings& settings) {
+    const auto start = std::chrono::steady_clock::now();
+    compile_result result;
+    const std::string header = forced_header(spec, function);
+    const cache_entry entry = cache_entry_for(source, header, tools, flags, settings);
+    result.library = entry.library;
+    if (entry.reusable && std::filesystem::exists(entry.library)) {
+        result.ok = result.cached = true;
+        result.diagnostics = read_diagnostics(entry, source);
+        result.compiled_from = read_origin(entry);
+        return result;
+    }
+    temp_dir work("compile");
+    const auto header_path = work.path() / "gpujudge_expected.h";
+    std::ofstream(header_path) << header;
+    const auto built = work.path() / "library.so";  // the compiler writes nothing into the cache
+    std::vector<std::string> argv{tools.front()};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.insert(argv.end(), {"-include", header_path.string(), "-o", built.string(), source.string()});
+    const spawn_options options = compile_options(source, work.path(), tools, settings);
+    const command_result run = run_command(argv, std::chrono::seconds(settings.limits.wall_seconds), options);
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (run.exit.timed_out || run.exit.signaled || run.exit.code != 0) {
+        result.undefined_function = run.output.find("undefined reference to `" + function + "'") != std::string::npos;
+        const std::string diagnostics = trim_diagnostics(run.output, header_path.string());
+        if (const auto limit = exceeded_limit(run, settings.limits))
+            result.diagnostics = *limit + "\n" + (run.exit.timed_out ? "" : diagnostics);
+        else
+            result.diagnostics = explain_failure(spec, function, diagnostics, result.undefined_function);
+        return result;
+    }
+    result.diagnostics = trim_diagnostics(run.output, header_path.string());  // warnings
+    result.compiled_from = source;
+    if (entry.reusable) {  // first: a hit finds all three
+        write_diagnostics(entry, source, result.diagnostics);
+        write_file_atomically(entry.origin, source.string() + "\n");
+    }
+    if (const auto refused = take_library(built, entry.library)) {
+        result.diagnostics = *refused + "\n";
+        return result;
+    }
+    result.ok = true;
+    return result;
+}
+
+}  // namespace
+
+std::optional<std::string> take_library(const std::filesystem::path& built, const std::filesystem::path& destination) {
+    struct descriptor {
+        int fd;
+        ~descriptor() {
+            if (fd >= 0) close(fd);
+        }
+    };
+    // O_NONBLOCK: a FIFO left there must not hold the judge up.
+    const descriptor in{open(built.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)};
+    const int error = in.fd < 0 ? errno : 0;
+    struct stat status {};
+    if (in.fd < 0 || fstat(in.fd, &status) != 0 || !S_ISREG(status.st_mode))
+        return fmt::format("the compiler's output {} cannot be taken: {}", built.filename().string(),
+                           error == ELOOP ? "it is a symbolic link"
+                           : error        ? std::strerror(error)
+                                          : "it is not a regular file");
+    const std::string partial = private_name(destination);
+    const descriptor out{open(partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755)};
+    off_t left = status.st_size;
+    while (out.fd >= 0 && left > 0) {
+        const ssize_t sent = sendfile(out.fd, in.fd, nullptr, static_cast<std::size_t>(left));
+        if (sent <= 0) break;
+        left -= sent;
+    }
+    if (out.fd < 0 || left != 0) {
+        std::error_code ignored;
+        std::filesystem::remove(partial, ignored);
+        throw std::runtime_error(fmt::format("{}: cannot be written", partial));
+    }
+    std::filesystem::rename(partial, destination);
+    return std::nullopt;
+}
+
+compile_limits default_compile_limits() {
+    compile_limits limits;
+    const auto from_environment = [](const char* name, unsigned& value) {
+        const char* text = std::getenv(name);
+        if (!text || !*text) return;
+        char* end = nullptr;
+        const unsigned long number = std::strtoul(text, &end, 10);
+        if (*end == '\0' && number > 0 && number < (1ul << 30))
+            value = static_cast<unsigned>(number);
+        else
+            spdlog::warn("{}='{}' is not a positive whole number; using {}", name, text, value);
+    };
+    from_environment("GPUJUDGE_COMPILE_CPU_LIMIT_S", limits.cpu_seconds);
+    from_environment("GPUJUDGE_COMPILE_FILE_LIMIT_MB", limits.file_mib);
+    from_environment("GPUJUDGE_COMPILE_MEMORY_LIMIT_MB", limits.memory_mib);
+    from_environment("GPUJUDGE_COMPILE_WALL_LIMIT_S", limits.wall_seconds);
+    return limits;
+}
+
+std::filesystem::path default_cache_dir() {
+    if (const char* dir = std::getenv("GPUJUDGE_CACHE_DIR"); dir && *dir) return dir;
+    if (const char* dir = std::getenv("XDG_CACHE_HOME"); dir && *dir) return std::filesystem::path(dir) / "gpujudge";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::filesystem::path(home) / ".cache" / "gpujudge";
+    return std::filesystem::temp_directory_path() / "gpujudge-cache";
+}
+
+std::string forced_header(const problem_spec& spec, const std::string& function) {
+    std::string types;
+    for (const auto& param : spec.params) types += (types.empty() ? "" : ", ") + param.c_type();
+    return fmt::format(
+        "// Generated by gpujudge from problem '{}': the signature every submission must define.\n"
+        "{};\n"
+        "static void (*const gpujudge_expected_{})({}) __attribute__((used)) = {};\n",
+        spec.slug, spec.prototype(function), function, types, function);
+}
+
+// A Python solution is "compiled" by the runner, which imports it (runner/python_host.hpp). Here it is
+// copied into the cache under its content's hash, so that what runs is what was hashed, whatever
+// happens to the learner's file meanwhile.
+compile_result stage_python(const std::filesystem::path& source, const compiler_settings& settings) {
+    compile_result result;
+    const auto dir = settings.cache_dir / "lib";
+    std::filesystem::create_directories(dir);
+    const std::string text = read_file(source);
+    result.library = dir / (content_hash({text}) + ".py");
+    result.cached = std::filesystem::exists(result.library);
+    if (!result.cached) write_file_atomically(result.library, text);
+    result.ok = true;
+    result.compiled_from = source;
+    return result;
+}
+
+compile_result compile_solution(const problem_spec& spec, const std::filesystem::path& source,
+                                const compiler_settings& settings) {
+    if (is_python_source(source)) return stage_python(source, settings);
+    // nvcc compiles the host code with the host compiler: both versions are in the key.
+    return compile_cached(spec, source, "solve", {settings.nvcc, settings.host_compiler},
+                          {"-O3", "-lineinfo", "-Xcompiler", "-fPIC", "-shared", "-arch=" + settings.arch, "-Xlinker",
+                           "-z", "-Xlinker", "defs"},
+                          settings);
+}
+
+compile_result compile_host(const problem_spec& spec, const std::filesystem::path& source, const std::string& function,
+                            const compiler_settings& settings) {
+    if (is_python_source(source)) return stage_python(source, settings);
+    return compile_cached(spec, source, function, {settings.host_compiler},
+                          {"-O2", "-std=c++17", "-fPIC", "-shared", "-x", "c++", "-Wl,-z,defs"}, settings);
+}
+
+}  // namespace gpujudge

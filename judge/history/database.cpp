@@ -1,0 +1,250 @@
+#include "history/database.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace gpujudge {
+
+namespace {
+
+// A prepared statement, finalised when it goes.
+class statement {
+public:
+    statement(sqlite3* db, const char* sql) : db_(db) {
+        if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK)
+            throw std::runtime_error(fmt::format("history: {}", sqlite3_errmsg(db)));
+    }
+    ~statement() { sqlite3_finalize(stmt_); }
+    statement(const statement&) = delete;
+    statement& operator=(const statement&) = delete;
+
+    statement& bind(int index, const std::string& value) {
+        sqlite3_bind_text(stmt_, index, value.c_str(), -1, SQLITE_TRANSIENT);
+        return *this;
+    }
+    statement& bind(int index, double value) {
+        sqlite3_bind_double(stmt_, index, value);
+        return *this;
+    }
+    statement& bind(int index, int value) {
+        sqlite3_bind_int(stmt_, index, value);
+        return *this;
+    }
+    template <typename T>
+    statement& bind(int index, const std::optional<T>& value) {
+        if (value) return bind(index, *value);
+        sqlite3_bind_null(stmt_, index);
+        return *this;
+    }
+    bool step() {
+        const int status = sqlite3_step(stmt_);
+        if (status != SQLITE_ROW && status != SQLITE_DONE)
+            throw std::runtime_error(fmt::format("history: {}", sqlite3_errmsg(db_)));
+        return status == SQLITE_ROW;
+    }
+    std::string text(int column) const {
+        const unsigned char* value = sqlite3_column_text(stmt_, column);
+        return value ? reinterpret_cast<const char*>(value) : "";
+    }
+    double number(int column) const { return sqlite3_column_double(stmt_, column); }
+    int integer(int column) const { return sqlite3_column_int(stmt_, column); }
+    std::optional<double> maybe_number(int column) const {
+        if (sqlite3_column_type(stmt_, column) == SQLITE_NULL) return std::nullopt;
+        return number(column);
+    }
+
+private:
+    sqlite3* db_;
+    sqlite3_stmt* stmt_ = nullptr;
+};
+
+constexpr const char* kAttemptColumns =
+    "recorded_at, problem, source, source_hash, origin, outcome, passed, total, device_name, test, median_us, gbps,"
+    " percent_of_peak";
+
+attempt attempt_at(const statement& row) {
+    attempt a;
+    a.recorded_at = row.text(0);
+    a.problem = row.text(1);
+    a.source = row.text(2);
+    a.source_hash = row.text(3);
+    a.origin = row.text(4);
+    // A verdict this version does not know (a newer judge wrote it) reads as an internal one.
+    a.outcome = parse_verdict(row.text(5));
+    a.passed = row.integer(6);
+    a.total = row.integer(7);
+    a.device_name = row.text(8);
+    a.test = row.text(9);
+    a.median_us = row.maybe_number(10);
+    a.gbps = row.maybe_number(11);
+    a.percent_of_peak = row.maybe_number(12);
+    return a;
+}
+
+std::vector<attempt> all_rows(statement& query) {
+    std::vector<attempt> rows;
+    while (query.step()) rows.push_back(attempt_at(query));
+    return rows;
+}
+
+}  // namespace
+
+std::filesystem::path default_history_path() {
+    if (const char* dir = std::getenv("GPUJUDGE_DATA_DIR"); dir && *dir)
+        return std::filesystem::path(dir) / "history.db";
+    if (const char* dir = std::getenv("XDG_DATA_HOME"); dir && *dir)
+        return std::filesystem::path(dir) / "gpujudge" / "history.db";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::filesystem::path(home) / ".local" / "share" / "gpujudge" / "history.db";
+    return std::filesystem::temp_directory_path() / "gpujudge-history.db";
+}
+
+history::history(const std::filesystem::path& path) {
+    try {
+        open(path);
+    } catch (const std::exception& error) {
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw std::runtime_error(fmt::format("{}: {}", path.string(), error.what()));
+    }
+}
+
+void history::open(const std::filesystem::path& path) {
+    std::filesystem::create_directories(path.parent_path());
+    if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK)
+        throw std::runtime_error(db_ ? sqlite3_errmsg(db_) : "out of memory");
+    // SQLite opens a file it may not write read-only, silently; judging would fail only when it
+    // records a result.
+    if (sqlite3_db_readonly(db_, "main") == 1) throw std::runtime_error("the database is read-only");
+    sqlite3_busy_timeout(db_, 5000);  // course staff run many judges at once
+    // A damaged file can open and fail only at its first query, in the middle of a command: check
+    // it whole now (it is small).
+    if (const std::string check = first_value("PRAGMA quick_check"); check != "ok") throw std::runtime_error(check);
+    execute(
+        "CREATE TABLE IF NOT EXISTS results ("
+        " id INTEGER PRIMARY KEY, recorded_at TEXT DEFAULT (datetime('now')), problem TEXT, source TEXT,"
+        " origin TEXT, baseline INTEGER, device_name TEXT, device_uuid TEXT, test TEXT, median_ms REAL,"
+        " mean_ms REAL, min_ms REAL, samples INTEGER, gbps REAL, speedup REAL);"
+        "CREATE INDEX IF NOT EXISTS results_by_problem ON results(problem, test);"
+        // device_ceilings replaced device_peaks, whose figures (a copy alone, launch latency timed) differ.
+        "CREATE TABLE IF NOT EXISTS device_ceilings ("
+        " device_uuid TEXT PRIMARY KEY, device_name TEXT, gbps REAL, measured_at TEXT DEFAULT (datetime('now')));"
+        "CREATE TABLE IF NOT EXISTS baseline_figures ("
+        " key TEXT PRIMARY KEY, figures TEXT, measured_at TEXT DEFAULT (datetime('now')));"
+        // Added after the tables above: databases of earlier versions gain it here, empty.
+        "CREATE TABLE IF NOT EXISTS attempts ("
+        " id INTEGER PRIMARY KEY, recorded_at TEXT DEFAULT (datetime('now')), problem TEXT, source TEXT,"
+        " source_hash TEXT, origin TEXT, outcome TEXT, passed INTEGER, total INTEGER, device_name TEXT, test TEXT,"
+        " median_us REAL, gbps REAL, percent_of_peak REAL);"
+        "CREATE INDEX IF NOT EXISTS attempts_by_problem ON attempts(problem);");
+}
+
+history::~history() {
+    sqlite3_close(db_);
+}
+
+void history::execute(const char* sql, std::string* first_value) {
+    char* error = nullptr;
+    const auto keep_first = [](void* out, int, char** values, char**) {
+        auto* first = static_cast<std::string*>(out);
+        if (first && first->empty() && values[0]) *first = values[0];
+        return 0;
+    };
+    if (sqlite3_exec(db_, sql, keep_first, first_value, &error) != SQLITE_OK) {
+        const std::string reason = error ? error : sqlite3_errmsg(db_);
+        sqlite3_free(error);
+        throw std::runtime_error(reason);  // the constructor, its only caller, names the file
+    }
+}
+
+std::string history::first_value(const char* sql) {
+    std::string value;
+    execute(sql, &value);
+    return value;
+}
+
+void history::record(const timed_record& r) {
+    statement insert(
+        db_,
+        "INSERT INTO results (problem, source, origin, baseline, device_name, device_uuid, test, median_ms,"
+        " mean_ms, min_ms, samples, gbps, speedup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    insert.bind(1, r.problem).bind(2, r.source).bind(3, r.origin).bind(4, r.baseline ? 1 : 0).bind(5, r.device_name);
+    insert.bind(6, r.device_uuid).bind(7, r.test).bind(8, r.median_ms).bind(9, r.mean_ms).bind(10, r.min_ms);
+    insert.bind(11, r.samples).bind(12, r.gbps).bind(13, r.speedup).step();
+}
+
+void history::record_attempt(const attempt& a) {
+    statement insert(db_,
+                     "INSERT INTO attempts (problem, source, source_hash, origin, outcome, passed, total, device_name,"
+                     " test, median_us, gbps, percent_of_peak) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+    insert.bind(1, a.problem).bind(2, a.source).bind(3, a.source_hash).bind(4, a.origin);
+    insert.bind(5, std::string(to_string(a.outcome))).bind(6, a.passed).bind(7, a.total).bind(8, a.device_name);
+    insert.bind(9, a.test).bind(10, a.median_us).bind(11, a.gbps).bind(12, a.percent_of_peak).step();
+}
+
+std::vector<attempt> history::attempts(const std::optional<std::string>& problem) const {
+    // By id, not time: two attempts within a second keep their order.
+    statement query(
+        db_, fmt::format("SELECT {} FROM attempts WHERE ?1 IS NULL OR problem = ?1 ORDER BY id DESC", kAttemptColumns)
+                 .c_str());
+    query.bind(1, problem);
+    return all_rows(query);
+}
+
+std::vector<attempt> history::best_attempts(const std::optional<std::string>& problem) const {
+    statement query(db_, fmt::format("SELECT {} FROM attempts AS a WHERE (?1 IS NULL OR problem = ?1) AND id = ("
+                                     "SELECT id FROM attempts AS b WHERE b.problem = a.problem AND"
+                                     " b.outcome = 'accepted' AND b.median_us IS NOT NULL"
+                                     " ORDER BY b.median_us, b.id LIMIT 1) ORDER BY problem",
+                                     kAttemptColumns)
+                             .c_str());
+    query.bind(1, problem);
+    return all_rows(query);
+}
+
+std::optional<personal_best> history::best(const std::string& problem, const std::string& test) const {
+    statement query(db_,
+                    "SELECT source, test, device_name, median_ms, gbps, recorded_at FROM results"
+                    " WHERE problem = ? AND test = ? AND baseline = 0 ORDER BY median_ms LIMIT 1");
+    query.bind(1, problem).bind(2, test);
+    if (!query.step()) return std::nullopt;
+    return personal_best{query.text(0), query.text(1), query.text(2), query.number(3), query.number(4), query.text(5)};
+}
+
+std::optional<std::string> history::baseline_figures(const std::string& key) const {
+    statement query(db_, "SELECT figures FROM baseline_figures WHERE key = ?");
+    query.bind(1, key);
+    if (!query.step()) return std::nullopt;
+    return query.text(0);
+}
+
+void history::save_baseline_figures(const std::string& key, const std::string& figures_json) {
+    statement upsert(db_, "INSERT OR REPLACE INTO baseline_figures (key, figures) VALUES (?,?)");
+    upsert.bind(1, key).bind(2, figures_json).step();
+}
+
+std::optional<double> history::device_peak(const std::string& device_uuid) const {
+    statement query(db_, "SELECT gbps FROM device_ceilings WHERE device_uuid = ?");
+    query.bind(1, device_uuid);
+    if (!query.step()) return std::nullopt;
+    const double gbps = query.number(0);
+    // Not believed when it could not have been measured (0, NaN, a figure no memory reaches): the
+    // caller measures again, and the floor never rests on it.
+    if (!plausible_ceiling_gbps(gbps)) return std::nullopt;
+    return gbps;
+}
+
+bool plausible_ceiling_gbps(double gbps) {
+    return std::isfinite(gbps) && gbps >= 1 && gbps <= 100000;
+}
+
+void history::save_device_peak(const std::string& device_uuid, const std::string& device_name, double gbps) {
+    statement upsert(db_, "INSERT OR REPLACE INTO device_ceilings (device_uuid, device_name, gbps) VALUES (?,?,?)");
+    upsert.bind(1, device_uuid).bind(2, device_name).bind(3, gbps).step();
+}
+
+}  // namespace gpujudge

@@ -1,0 +1,19 @@
+#pragma once
+// The history as JSON: `history --json` prints it, `serve` answers GET /api/history with it.
+#include "history/database.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+namespace gpujudge {
+
+nlohmann::json attempt_json(const attempt& a);
+
+// {"source", "test", "median_us", "gbps", "recorded_at"}
+nlohmann::json personal_best_json(const personal_best& best);
+
+// {"attempts": [...], "personal_bests": [...]}
+nlohmann::json history_json(const std::vector<attempt>& attempts, const std::vector<attempt>& bests);
+
+}  // namespace gpujudge

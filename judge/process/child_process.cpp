@@ -1,0 +1,298 @@
+#include "process/child_process.hpp"
+
+#include "base/file_text.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+extern char** environ;
+
+namespace gpujudge {
+
+namespace {
+
+std::mutex g_children_mutex;
+std::set<int> g_children;   // processes the judge started and still waits for
+std::set<int> g_abandoned;  // killed, reaped by a thread of their own (see abandon)
+
+// Children are added under the lock that spans their spawn (see child_process), so that
+// sweep_orphans never sees one before it is known.
+void untrack(int pid) {
+    std::lock_guard<std::mutex> lock(g_children_mutex);
+    g_children.erase(pid);
+}
+
+}  // namespace
+
+std::string child_exit::describe() const {
+    if (timed_out) return "killed after its time limit";
+    if (signaled)
+        return fmt::format("signal {} ({})",
+                           sigabbrev_np(signal) ? fmt::format("SIG{}", sigabbrev_np(signal)) : std::to_string(signal),
+                           strsignal(signal));
+    return fmt::format("exit status {}", code);
+}
+
+namespace {
+
+constexpr int kSeccompFd = 6;  // where bwrap reads the seccomp filter in the child (5 is the outputs window)
+
+// In the child, between fork and exec: only async-signal-safe calls. Moves each descriptor to its
+// number (out of the way first, so that one move cannot overwrite another's source), sets the
+// limits, and starts the program; on failure writes errno to `error_fd` and exits.
+[[noreturn]] void exec_child(const char* program, char* const* args, char* const* environment, const char* output,
+                             const std::vector<std::pair<int, int>>& moves, const resource_limits& limits,
+                             int error_fd) {
+    setpgid(0, 0);  // a group of its own, to kill it whole
+    int fail = 0;
+    int staged[8];
+    std::size_t count = 0;
+    for (const auto& [from, to] : moves) staged[count++] = fcntl(from, F_DUPFD_CLOEXEC, 16);
+    const int in = open("/dev/null", O_RDONLY);
+    const int out = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0) fail = errno;
+    for (std::size_t i = 0; i < count && !fail; ++i)
+        if (staged[i] < 0 || dup2(staged[i], moves[i].second) < 0) fail = errno;  // dup2 clears FD_CLOEXEC
+    const auto set = [&](int resource, rlim_t value) {
+        const rlimit limit{value, value};
+        if (!fail && setrlimit(resource, &limit) != 0) fail = errno;
+    };
+    if (limits.cpu_seconds) {  // soft: SIGXCPU, which names the limit; hard a second later: SIGKILL
+        const rlimit limit{limits.cpu_seconds, limits.cpu_seconds + 1};
+        if (!fail && setrlimit(RLIMIT_CPU, &limit) != 0) fail = errno;
+    }
+    if (limits.file_bytes) set(RLIMIT_FSIZE, limits.file_bytes);
+    if (limits.address_bytes) set(RLIMIT_AS, limits.address_bytes);
+    if (limits.open_files) set(RLIMIT_NOFILE, limits.open_files);
+    if (limits.no_core) set(RLIMIT_CORE, 0);
+    // Default dispositions: an ignored SIGPIPE or SIGXFSZ would be inherited across exec.
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGXFSZ, SIG_DFL);
+    signal(SIGXCPU, SIG_DFL);
+    if (!fail) execve(program, args, environment);
+    if (!fail) fail = errno;
+    [[maybe_unused]] const auto written = write(error_fd, &fail, sizeof fail);
+    _exit(127);
+}
+
+}  // namespace
+
+child_process::child_process(const std::vector<std::string>& argv, const spawn_options& options) {
+    std::vector<std::string> command = argv;
+    std::vector<std::string> environment;
+    for (char** variable = environ; *variable; ++variable) environment.emplace_back(*variable);
+    resource_limits limits = options.limits;
+    int seccomp_fd = -1;
+    struct closer {
+        int& fd;
+        ~closer() {
+            if (fd >= 0) close(fd);
+        }
+    } close_seccomp{seccomp_fd};
+    if (options.sandbox) {
+        const auto bwrap = find_bwrap();
+        if (!bwrap) throw std::runtime_error(fmt::format("cannot start {}: bwrap not found", argv[0]));
+        seccomp_fd = seccomp_filter_fd();
+        command = sandbox_argv(*bwrap, *options.sandbox, kSeccompFd, argv);
+        environment = bwrap_environment(*bwrap);
+        const resource_limits inside = sandbox_limits(*options.sandbox);
+        for (auto [mine, theirs] : {std::pair<rlim_t*, rlim_t>{&limits.cpu_seconds, inside.cpu_seconds},
+                                    {&limits.file_bytes, inside.file_bytes},
+                                    {&limits.address_bytes, inside.address_bytes},
+                                    {&limits.open_files, inside.open_files}})
+            if (theirs && (!*mine || theirs < *mine)) *mine = theirs;
+        limits.no_core = limits.no_core || inside.no_core;
+    }
+    // The program, as posix_spawnp finds it: a name without a slash is looked for on PATH.
+    std::string program = command.front();
+    if (program.find('/') == std::string::npos) {
+        const auto found = find_program(program);
+        if (!found) throw std::runtime_error(fmt::format("cannot start {}: {}", argv[0], std::strerror(ENOENT)));
+        program = found->string();
+    }
+    const std::string output = options.output_file.empty() ? "/dev/null" : options.output_file.string();
+    std::vector<std::pair<int, int>> moves;
+    if (options.channel_fd >= 0) moves.emplace_back(options.channel_fd, 3);
+    if (options.control_fd >= 0) moves.emplace_back(options.control_fd, 4);
+    if (options.outputs_fd >= 0) moves.emplace_back(options.outputs_fd, 5);
+    if (seccomp_fd >= 0) moves.emplace_back(seccomp_fd, kSeccompFd);
+    std::vector<char*> args, env;
+    for (auto& arg : command) args.push_back(arg.data());
+    args.push_back(nullptr);
+    for (auto& entry : environment) env.push_back(entry.data());
+    env.push_back(nullptr);
+    int errors[2];
+    if (pipe2(errors, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a pipe");
+    std::lock_guard<std::mutex> lock(g_children_mutex);
+    pid_ = fork();
+    if (pid_ == 0) exec_child(program.c_str(), args.data(), env.data(), output.c_str(), moves, limits, errors[1]);
+    close(errors[1]);
+    if (pid_ < 0) {
+        close(errors[0]);
+        throw std::runtime_error(fmt::format("cannot start {}: {}", argv[0], std::strerror(errno)));
+    }
+    setpgid(pid_, pid_);  // also here: a kill of the group right after must not miss it
+    int error = 0;
+    ssize_t got;
+    do got = read(errors[0], &error, sizeof error);
+    while (got < 0 && errno == EINTR);
+    close(errors[0]);
+    if (got == sizeof error) {  // the program did not start: the child has exited
+        waitpid(pid_, nullptr, 0);
+        throw std::runtime_error(fmt::format("cannot start {}: {}", argv[0], std::strerror(error)));
+    }
+    g_children.insert(pid_);
+    sandboxed_ = options.sandbox.has_value();
+}
+
+child_process::~child_process() {
+    if (!reaped_) {
+        kill_group();
+        wait();
+    }
+}
+
+void child_process::kill_group() {
+    if (pid_ > 0) ::kill(-pid_, SIGKILL);
+}
+
+child_exit child_process::wait(std::optional<std::chrono::steady_clock::time_point> deadline) {
+    if (reaped_) return exit_;
+    int status = 0;
+    for (;;) {
+        const int r = waitpid(pid_, &status, deadline ? WNOHANG : 0);
+        if (r == pid_) break;
+        if (r < 0 && errno != EINTR) break;
+        if (deadline && std::chrono::steady_clock::now() >= *deadline) {
+            exit_.timed_out = true;
+            kill_group();
+            waitpid(pid_, &status, 0);
+            break;
+        }
+        if (deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    reaped_ = true;
+    untrack(pid_);
+    if (!exit_.timed_out) {
+        exit_.signaled = WIFSIGNALED(status);
+        exit_.signal = exit_.signaled ? WTERMSIG(status) : 0;
+        exit_.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        // bwrap reports a command killed by signal N as exit status 128 + N (it cannot die of the
+        // signal itself): read it back as the signal. An exit(139) in the sandbox reads as SIGSEGV,
+        // a runtime error either way.
+        if (sandboxed_ && !exit_.signaled && exit_.code > 128 && exit_.code <= 128 + SIGRTMAX) {
+            exit_.signaled = true;
+            exit_.signal = exit_.code - 128;
+            exit_.code = -1;
+        }
+    }
+    kill_group();  // whatever the child left running in its group
+    return exit_;
+}
+
+command_result run_command(const std::vector<std::string>& argv, std::chrono::seconds timeout,
+                           const spawn_options& options) {
+    char path[] = "/tmp/gpujudge-command-XXXXXX";
+    const int fd = mkstemp(path);
+    if (fd < 0) throw std::runtime_error("cannot create a temporary file");
+    close(fd);
+    command_result result;
+    {
+        spawn_options spawn = options;
+        spawn.output_file = path;
+        spawn.channel_fd = spawn.control_fd = spawn.outputs_fd = -1;
+        child_process child(argv, spawn);
+        result.exit = child.wait(std::chrono::steady_clock::now() + timeout);
+    }
+    result.output = read_file_text(path).value_or("");
+    std::remove(path);
+    return result;
+}
+
+void become_subreaper() {
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+std::vector<int> children_of(int parent) {
+    std::vector<int> children;
+    DIR* proc = opendir("/proc");
+    if (!proc) return children;
+    while (dirent* entry = readdir(proc)) {
+        const int pid = std::atoi(entry->d_name);
+        if (pid <= 0) continue;
+        std::ifstream stat(fmt::format("/proc/{}/stat", pid));
+        std::string line;
+        if (!std::getline(stat, line)) continue;
+        // Fields after the command name, which sits in parentheses and may hold spaces.
+        std::istringstream rest(line.substr(line.rfind(')') + 2));
+        char state;
+        int ppid = 0;
+        rest >> state >> ppid;
+        if (ppid == parent) children.push_back(pid);
+    }
+    closedir(proc);
+    return children;
+}
+
+void child_process::abandon() {
+    if (reaped_) return;
+    kill_group();
+    {
+        std::lock_guard<std::mutex> lock(g_children_mutex);
+        g_abandoned.insert(pid_);
+    }
+    reaped_ = true;
+    // Reaped as soon as the kernel has torn it down, by a thread of its own: no zombie stays behind
+    // until some later sweep. Only this thread waits for it (sweep_orphans leaves it alone), so a
+    // new child that reuses the number cannot be reaped by mistake.
+    std::thread([pid = pid_] {
+        while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+        }
+        std::lock_guard<std::mutex> lock(g_children_mutex);
+        g_abandoned.erase(pid);
+        g_children.erase(pid);
+    }).detach();
+}
+
+void sweep_orphans() {
+    const std::vector<int> orphans = children_of(getpid());
+    std::lock_guard<std::mutex> lock(g_children_mutex);
+    for (const int pid : orphans) {
+        if (g_children.count(pid) || g_abandoned.count(pid)) continue;
+        ::kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+    }
+}
+
+std::optional<std::filesystem::path> find_program(const std::string& program,
+                                                  const std::vector<std::filesystem::path>& then) {
+    std::vector<std::filesystem::path> dirs;
+    const char* path = std::getenv("PATH");
+    std::istringstream entries(path ? path : "");
+    for (std::string dir; std::getline(entries, dir, ':');) dirs.push_back(dir.empty() ? "." : dir);
+    dirs.insert(dirs.end(), then.begin(), then.end());
+    for (const auto& dir : dirs) {
+        const std::filesystem::path candidate = dir / program;
+        std::error_code error;
+        if (std::filesystem::is_regular_file(candidate, error) && access(candidate.c_str(), X_OK) == 0)
+            return std::filesystem::absolute(candidate);
+    }
+    return std::nullopt;
+}
+
+}  // namespace gpujudge

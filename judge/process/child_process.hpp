@@ -1,0 +1,79 @@
+#pragma once
+// Child processes of the judge: each in its own process group, killed as a group, and reaped;
+// processes that escape the group and are reparented to the judge are swept up too.
+#include "process/sandbox.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpujudge {
+
+struct spawn_options {
+    std::filesystem::path output_file;  // stdout and stderr; /dev/null when empty
+    int channel_fd = -1;                // becomes fd 3 in the child when >= 0
+    int control_fd = -1;                // becomes fd 4 in the child when >= 0
+    int outputs_fd = -1;                // becomes fd 5 in the child when >= 0
+    resource_limits limits;             // set in the child before its program starts
+    // Runs the command under bwrap with this policy (and its limits, on top of `limits`).
+    std::optional<sandbox_policy> sandbox;
+};
+
+struct child_exit {
+    bool timed_out = false;
+    bool signaled = false;
+    int signal = 0;
+    int code = 0;
+    std::string describe() const;  // "exit status 0", "signal SIGSEGV (Segmentation fault)"
+};
+
+class child_process {
+public:
+    child_process(const std::vector<std::string>& argv, const spawn_options& options);
+    ~child_process();  // kills the whole group if still running
+    child_process(const child_process&) = delete;
+    child_process& operator=(const child_process&) = delete;
+
+    int pid() const { return pid_; }
+    // Waits for the child until `deadline`; on expiry kills its group. Always kills what is left
+    // of the group afterwards, so nothing the child started survives it.
+    child_exit wait(std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
+    void kill_group();
+    // Kills the group and stops waiting: a process holding gigabytes takes the kernel a second to
+    // tear down, which work nobody wants any more need not wait for. It can run no more code;
+    // sweep_orphans() reaps it once gone (or init does, after the judge exits).
+    void abandon();
+
+private:
+    int pid_ = -1;
+    bool reaped_ = false;
+    bool sandboxed_ = false;  // under bwrap, which turns a signal into an exit status (see wait)
+    child_exit exit_;
+};
+
+struct command_result {
+    child_exit exit;
+    std::string output;
+};
+
+// Runs a command to completion (or the timeout) and returns its combined output; `options` give
+// its limits or sandbox (their output file and descriptors are not used).
+command_result run_command(const std::vector<std::string>& argv, std::chrono::seconds timeout,
+                           const spawn_options& options = {});
+
+// Makes the judge the reaper of its orphaned descendants (PR_SET_CHILD_SUBREAPER), then kills and
+// reaps any that are not processes the judge is waiting for.
+void become_subreaper();
+void sweep_orphans();
+
+// The processes whose parent is `parent`, read from /proc.
+std::vector<int> children_of(int parent);
+
+// The executable file `program` in the first folder of PATH that has one, else in the first of
+// `then` that has one; nothing when none does.
+std::optional<std::filesystem::path> find_program(const std::string& program,
+                                                  const std::vector<std::filesystem::path>& then = {});
+
+}  // namespace gpujudge

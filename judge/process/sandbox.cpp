@@ -1,0 +1,311 @@
+#include "process/sandbox.hpp"
+
+#include "base/user_errors.hpp"
+#include "process/child_process.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace gpujudge {
+
+namespace {
+
+std::filesystem::path own_folder() {
+    std::error_code error;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+    return error ? std::filesystem::path() : self.parent_path();
+}
+
+bool starts_with(const std::string& text, const std::string& prefix) {
+    return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+// The names of the judge's environment variables that reach the sandbox: what CUDA and its tools
+// read, and those the policy or $GPUJUDGE_SANDBOX_ENV names.
+bool kept_variable(const std::string& name, const std::vector<std::string>& keep) {
+    if (name == "PATH" || name == "LD_LIBRARY_PATH" || starts_with(name, "CUDA_") || starts_with(name, "NVIDIA_"))
+        return true;
+    for (const auto& kept : keep)
+        if (name == kept) return true;
+    if (const char* extra = std::getenv("GPUJUDGE_SANDBOX_ENV")) {
+        std::istringstream names(extra);
+        for (std::string kept; std::getline(names, kept, ',');)
+            if (name == kept) return true;
+    }
+    return false;
+}
+
+// One seccomp rule, or why libseccomp refused it.
+void add_rule(scmp_filter_ctx filter, std::uint32_t action, int syscall, const char* name,
+              std::vector<scmp_arg_cmp> conditions = {}) {
+    const int error = seccomp_rule_add_array(filter, action, syscall, static_cast<unsigned>(conditions.size()),
+                                             conditions.empty() ? nullptr : conditions.data());
+    if (error != 0)
+        throw std::runtime_error(fmt::format("libseccomp refused the rule for {}: {}", name, std::strerror(-error)));
+}
+
+// A folder's path without "." or ".." and without a trailing slash, for comparing and counting.
+std::filesystem::path plain(const std::filesystem::path& path) {
+    const auto normal = path.lexically_normal();
+    return normal.has_filename() || normal == normal.root_path() ? normal : normal.parent_path();
+}
+
+std::size_t depth(const std::filesystem::path& path) {
+    const auto relative = plain(path).relative_path();
+    return static_cast<std::size_t>(std::distance(relative.begin(), relative.end()));
+}
+
+// Where the folder `path` (resolved) shows in the sandbox through `bind`, if it lies inside it.
+std::optional<std::filesystem::path> seen_through(const std::filesystem::path& path, const sandbox_bind& bind) {
+    std::error_code error;
+    const auto relative = path.lexically_relative(std::filesystem::weakly_canonical(bind.source, error));
+    if (error || relative.empty() || *relative.begin() == "..") return std::nullopt;
+    return plain((bind.target.empty() ? bind.source : bind.target) / relative);
+}
+
+// The policy's binds, then an empty tmpfs wherever a bind (the system's included) shows a hidden
+// folder; parents first, so that a folder bound inside a hidden one is mounted over its tmpfs.
+// Where the bound tree shows it, not through a link: bwrap cannot follow a link in a bind.
+std::vector<std::string> policy_mounts(const sandbox_policy& policy, const std::vector<sandbox_bind>& system) {
+    struct mount {
+        std::filesystem::path at;
+        std::vector<std::string> args;
+    };
+    std::vector<mount> mounts;
+    std::vector<sandbox_bind> shown = system;
+    const auto add_binds = [&](const std::vector<sandbox_bind>& binds, const char* option) {
+        for (const auto& bind : binds) {
+            const auto target = bind.target.empty() ? bind.source : bind.target;
+            mounts.push_back({target, {option, bind.source.string(), target.string()}});
+            shown.push_back(bind);
+        }
+    };
+    add_binds(policy.read_only, "--ro-bind");
+    add_binds(policy.writable, "--bind");
+    std::vector<std::filesystem::path> covered;
+    for (const auto& folder : policy.hidden) {
+        std::error_code error;
+        if (!std::filesystem::is_directory(folder, error)) continue;  // nothing there to show
+        const auto resolved = std::filesystem::weakly_canonical(folder, error);
+        for (const auto& bind : shown) {
+            const auto at = error ? std::nullopt : seen_through(resolved, bind);
+            if (!at || std::find(covered.begin(), covered.end(), *at) != covered.end()) continue;
+            covered.push_back(*at);
+            mounts.push_back({*at, {"--size", "4096", "--tmpfs", at->string()}});
+        }
+    }
+    std::stable_sort(mounts.begin(), mounts.end(),
+                     [](const mount& a, const mount& b) { return depth(a.at) < depth(b.at); });
+    std::vector<std::string> argv;
+    for (const auto& each : mounts) argv.insert(argv.end(), each.args.begin(), each.args.end());
+    return argv;
+}
+
+}  // namespace
+
+resource_limits sandbox_limits(const sandbox_policy& policy) {
+    resource_limits limits = policy.limits;
+    limits.file_bytes = policy.scratch_bytes;
+    return limits;
+}
+
+std::optional<std::filesystem::path> find_bwrap() {
+    const auto here = own_folder();
+    if (!here.empty())
+        for (const auto& candidate : {here / "bwrap", here / ".." / "lib" / "bwrap"})
+            if (std::filesystem::is_regular_file(candidate) && access(candidate.c_str(), X_OK) == 0)
+                return std::filesystem::weakly_canonical(candidate);
+    return find_program("bwrap");
+}
+
+int seccomp_filter_fd() {
+    scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
+    if (!filter) throw std::runtime_error("libseccomp: cannot create a filter");
+    struct release {
+        scmp_filter_ctx filter;
+        ~release() { seccomp_release(filter); }
+    } on_exit{filter};
+    const std::uint32_t deny = SCMP_ACT_ERRNO(EPERM);
+    // Another process's memory, the kernel's mounts and namespaces, the kernel itself. perf_event_open
+    // stays allowed: Nsight Compute (ncu) runs in the sandbox, in front of the runner.
+    for (const char* name : {"ptrace",
+                             "process_vm_readv",
+                             "process_vm_writev",
+                             "mount",
+                             "umount",
+                             "umount2",
+                             "pivot_root",
+                             "chroot",
+                             "setns",
+                             "unshare",
+                             "bpf",
+                             "keyctl",
+                             "add_key",
+                             "request_key",
+                             "kexec_load",
+                             "kexec_file_load",
+                             "init_module",
+                             "finit_module",
+                             "delete_module",
+                             "userfaultfd",
+                             "reboot",
+                             "swapon",
+                             "swapoff",
+                             "open_by_handle_at",
+                             "name_to_handle_at",
+                             "fsopen",
+                             "fsmount",
+                             "fsconfig",
+                             "move_mount",
+                             "open_tree",
+                             "mount_setattr",
+                             "acct",
+                             "settimeofday",
+                             "clock_settime",
+                             "adjtimex",
+                             "clock_adjtime",
+                             "iopl",
+                             "ioperm",
+                             "lookup_dcookie",
+                             "quotactl",
+                             "nfsservctl",
+                             "vhangup"}) {
+        const int syscall = seccomp_syscall_resolve_name(name);
+        if (syscall == __NR_SCMP_ERROR) continue;  // not a system call of this architecture
+        add_rule(filter, deny, syscall, name);
+    }
+    // New namespaces through clone: its flags are an argument that a filter can read. clone3 passes
+    // them in memory, which it cannot: ENOSYS makes glibc fall back to clone.
+    for (const unsigned long flag :
+         {CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP})
+        add_rule(filter, deny, SCMP_SYS(clone), "clone", {SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag)});
+    add_rule(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), "clone3");
+    // Raw packets (the namespace has no network, but a packet socket needs none to exist).
+    add_rule(filter, deny, SCMP_SYS(socket), "socket", {SCMP_A0(SCMP_CMP_EQ, AF_PACKET)});
+    const int fd = memfd_create("gpujudge-seccomp", MFD_CLOEXEC);
+    if (fd < 0) throw std::runtime_error(fmt::format("memfd_create: {}", std::strerror(errno)));
+    if (const int error = seccomp_export_bpf(filter, fd); error != 0) {
+        close(fd);
+        throw std::runtime_error(fmt::format("libseccomp cannot export its filter: {}", std::strerror(-error)));
+    }
+    lseek(fd, 0, SEEK_SET);
+    return fd;
+}
+
+std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const sandbox_policy& policy, int seccomp_fd,
+                                      const std::vector<std::string>& command) {
+    std::vector<std::string> argv{
+        bwrap.string(), "--unshare-all", "--die-with-parent", "--new-session", "--proc", "/proc", "--dev", "/dev"};
+    std::error_code error;
+    // The GPU: /dev/nvidia0..., nvidiactl, nvidia-uvm, nvidia-caps/ (MIG), and /dev/dri.
+    for (const auto& entry : std::filesystem::directory_iterator("/dev", error))
+        if (starts_with(entry.path().filename().string(), "nvidia"))
+            argv.insert(argv.end(), {"--dev-bind", entry.path().string(), entry.path().string()});
+    if (std::filesystem::exists("/dev/dri", error)) argv.insert(argv.end(), {"--dev-bind", "/dev/dri", "/dev/dri"});
+    // The system, read-only: folders as binds, merged-/usr links as links.
+    std::vector<sandbox_bind> system;
+    for (const char* dir : {"/usr", "/etc", "/opt", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin"}) {
+        const auto status = std::filesystem::symlink_status(dir, error);
+        if (std::filesystem::is_symlink(status)) {
+            argv.insert(argv.end(), {"--symlink", std::filesystem::read_symlink(dir, error).string(), dir});
+        } else if (std::filesystem::is_directory(status)) {
+            argv.insert(argv.end(), {"--ro-bind", dir, dir});
+            system.push_back({dir, {}});
+        }
+    }
+    // What the CUDA driver reads of the devices and their bus (sysfs), read-only.
+    for (const char* dir : {"/sys/bus", "/sys/class", "/sys/dev", "/sys/devices", "/sys/module/nvidia"})
+        argv.insert(argv.end(), {"--ro-bind-try", dir, dir});
+    argv.insert(argv.end(), {"--size", std::to_string(policy.scratch_bytes), "--tmpfs", "/tmp"});
+    const auto mounts = policy_mounts(policy, system);
+    argv.insert(argv.end(), mounts.begin(), mounts.end());
+    const std::string workdir = policy.workdir.empty() ? "/tmp" : plain(policy.workdir).string();
+    if (!policy.workdir.empty()) argv.insert(argv.end(), {"--dir", workdir});
+    argv.insert(argv.end(), {"--clearenv", "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp"});
+    bool path_set = false;
+    for (char** variable = environ; *variable; ++variable) {
+        const std::string entry = *variable;
+        const auto equals = entry.find('=');
+        if (equals == std::string::npos) continue;
+        const std::string name = entry.substr(0, equals);
+        if (!kept_variable(name, policy.keep_env)) continue;
+        path_set = path_set || name == "PATH";
+        argv.insert(argv.end(), {"--setenv", name, entry.substr(equals + 1)});
+    }
+    if (!path_set) argv.insert(argv.end(), {"--setenv", "PATH", "/usr/bin:/bin"});
+    argv.insert(argv.end(), {"--chdir", workdir, "--seccomp", std::to_string(seccomp_fd), "--"});
+    argv.insert(argv.end(), command.begin(), command.end());
+    return argv;
+}
+
+std::vector<std::string> bwrap_environment(const std::filesystem::path& bwrap) {
+    std::vector<std::string> environment;
+    for (char** variable = environ; *variable; ++variable) environment.emplace_back(*variable);
+    const auto here = own_folder();
+    const auto folder = bwrap.parent_path();
+    if (here.empty() || (folder != std::filesystem::weakly_canonical(here) &&
+                         folder != std::filesystem::weakly_canonical(here / ".." / "lib")))
+        return environment;
+    // A bwrap carried beside the binary, its libraries (libcap, libselinux, libpcre2) in ../lib.
+    const std::string libraries = std::filesystem::weakly_canonical(here / ".." / "lib").string();
+    const char* previous = std::getenv("LD_LIBRARY_PATH");
+    environment.erase(std::remove_if(environment.begin(), environment.end(),
+                                     [](const std::string& entry) { return starts_with(entry, "LD_LIBRARY_PATH="); }),
+                      environment.end());
+    environment.push_back("LD_LIBRARY_PATH=" + libraries + (previous && *previous ? ":" + std::string(previous) : ""));
+    return environment;
+}
+
+const sandbox_probe& sandbox_available() {
+    static sandbox_probe probe;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        try {
+            if (!find_bwrap()) {
+                probe.why = "bwrap (bubblewrap) not found beside gpujudge or on PATH";
+                return;
+            }
+            spawn_options options;
+            options.sandbox = sandbox_policy{};
+            options.sandbox->scratch_bytes = 1 << 20;
+            const command_result result = run_command({"/bin/true"}, std::chrono::seconds(30), options);
+            probe.ok = !result.exit.timed_out && !result.exit.signaled && result.exit.code == 0;
+            if (!probe.ok) {
+                std::string said = result.output;
+                while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+                probe.why =
+                    fmt::format("bwrap failed ({}){}{}", result.exit.describe(), said.empty() ? "" : ": ", said);
+            }
+        } catch (const std::exception& error) {
+            probe.why = error.what();
+        }
+    });
+    return probe;
+}
+
+void require_sandbox() {
+    const sandbox_probe& probe = sandbox_available();
+    if (!probe.ok)
+        throw environment_error(fmt::format(
+            "the sandbox for submissions does not work here: {}; install bubblewrap (Debian: bubblewrap) and allow "
+            "unprivileged user namespaces, or run with --no-sandbox to judge without it (results are then not kept)",
+            probe.why));
+}
+
+}  // namespace gpujudge

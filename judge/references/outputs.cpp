@@ -1,0 +1,78 @@
+#include "references/outputs.hpp"
+
+#include "base/content_hash.hpp"
+#include "base/file_text.hpp"
+#include "base/problem_error.hpp"
+#include "data_set.hpp"
+#include "generator.hpp"
+
+#include <fmt/format.h>
+
+namespace gpujudge {
+
+reference_outputs::reference_outputs(const problem_spec& spec, const std::filesystem::path& reference_library,
+                                     const std::filesystem::path& cache_dir, const runner_settings& settings)
+    : spec_(spec),
+      library_(reference_library),
+      cache_dir_(cache_dir / "expected"),
+      settings_(settings),
+      secret_dir_("expected") {
+    // The library's file name is already the hash of its source, flags and compiler.
+    problem_key_ = content_hash({read_file_text(spec.dir / "problem.yaml").value_or(""),
+                                 reference_library.filename().string(), kGeneratorVersion});
+    std::filesystem::create_directories(cache_dir_);
+}
+
+std::filesystem::path reference_outputs::path_of(const item& entry, bool secret) const {
+    const test_spec& test = spec_.tests.at(static_cast<std::size_t>(entry.test));
+    std::string key = content_hash({problem_key_, test.name, nlohmann::json(entry.data).dump()});
+    if (!entry.scalars.empty()) key = content_hash({key, nlohmann::json(entry.scalars).dump()});
+    return (secret ? secret_dir_.path() : cache_dir_) / (key + ".out");
+}
+
+std::vector<std::filesystem::path> reference_outputs::ensure(const std::vector<item>& items, bool secret) {
+    std::vector<std::filesystem::path> paths;
+    reference_job job;
+    for (const item& entry : items) {
+        paths.push_back(path_of(entry, secret));
+        if (!std::filesystem::exists(paths.back()))
+            job.requests.push_back({entry.test, entry.data, paths.back().string(), entry.scalars});
+    }
+    if (job.requests.empty()) return paths;
+    std::lock_guard<std::mutex> lock(mutex_);
+    runner_settings host = settings_;
+    host.backend = runner_backend::host;
+    host.launcher.clear();  // the reference computes on the host: no tool watches it
+    runner_session session(spec_, host);
+    {
+        // cancel() sets the flag before it looks for a session: one of the two sees the other.
+        std::lock_guard<std::mutex> active(active_mutex_);
+        if (cancelled_) throw cancelled();
+        active_ = &session;
+    }
+    struct forget {
+        reference_outputs* self;
+        ~forget() {
+            std::lock_guard<std::mutex> active(self->active_mutex_);
+            self->active_ = nullptr;
+        }
+    } on_exit{this};
+    try {
+        if (auto failure = session.load(library_, "reference"))
+            throw problem_error(fmt::format("{}: {}", (spec_.dir / "reference.cpp").string(), *failure));
+        session.write_references(job);
+    } catch (const problem_error&) {
+        if (cancelled_) throw cancelled();  // it failed because it was killed
+        throw;
+    }
+    if (cancelled_) throw cancelled();
+    return paths;
+}
+
+void reference_outputs::cancel() {
+    cancelled_ = true;
+    std::lock_guard<std::mutex> active(active_mutex_);
+    if (active_) active_->interrupt();
+}
+
+}  // namespace gpujudge

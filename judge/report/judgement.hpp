@@ -1,0 +1,39 @@
+#pragma once
+// How a judgement is shown: text for people (coloured on a terminal) or one JSON object. Both read
+// the one decided verdict (judging/submission.hpp: decide).
+#include "history/database.hpp"
+#include "judging/submission.hpp"
+#include "problem_spec.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+
+namespace gpujudge {
+
+struct style {
+    bool color = false;
+};
+
+// What a program printed, safe to show on a terminal and in JSON: control characters (all but
+// newline and tab; ESC, carriage return, C1 controls such as CSI) and bytes that are not UTF-8
+// become \xNN, so that a submission's output cannot move the cursor, recolour or retitle the
+// terminal, or hide the verdict.
+std::string printable_output(const std::string& text);
+
+void print_submission(std::FILE* out, const problem_spec& spec, const std::filesystem::path& source,
+                      const judgement& result, style look);
+
+// The judgement as one object, for `--json` and serve alike: with `results`, the problem's
+// personal best after a timed judgement.
+nlohmann::json submission_json(const problem_spec& spec, const std::filesystem::path& source, const judgement& result,
+                               const history* results = nullptr);
+
+// The problem's personal best after a timed judgement (none when it was not timed).
+std::optional<personal_best> best_after(const problem_spec& spec, const judgement& result, const history* results);
+
+// "accepted" in green, the failures in red, skipped in yellow (when colour is on).
+std::string styled_verdict(verdict v, style look);
+
+}  // namespace gpujudge

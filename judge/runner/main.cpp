@@ -1,0 +1,458 @@
+// gpujudge-runner: the child process that loads a submission (or a problem's reference) and calls
+// it. The judge starts one per submission (and again after a crash) in its own process group; it
+// reads the hello line and jobs from the control pipe and answers with sealed messages on the
+// result channel. Nothing here trusts solve to return, to keep the device healthy, or to stay quiet.
+#include "c_function.hpp"
+#include "device_info.hpp"
+#include "judged_call.hpp"
+#include "memory_space.hpp"
+#include "output_file.hpp"
+#include "peak_bandwidth.hpp"
+#include "runner/channel.hpp"
+#include "runner/protocol.hpp"
+#include "runner/python_host.hpp"
+#include "runner/shared_outputs.hpp"
+#include "shared_library.hpp"
+#include "test_data.hpp"
+
+#include <fmt/format.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace gpujudge {
+
+namespace {
+
+// Sealed JSON lines on the result channel, flushed at once: the judge acts on each as it arrives.
+class channel {
+public:
+    explicit channel(const channel_key& key) : file_(fdopen(kChannelFd, "w")), sealer_(key) {}
+    void send(const nlohmann::json& message) {
+        std::lock_guard<std::mutex> lock(mutex_);  // reference requests report from several threads
+        const std::string line = sealer_.seal(message);
+        std::fwrite(line.data(), 1, line.size(), file_);
+        std::fflush(file_);
+    }
+
+private:
+    std::mutex mutex_;
+    FILE* file_;
+    message_sealer sealer_;
+};
+
+// Job lines from the control pipe; nothing once the judge closes it.
+class control {
+public:
+    control() : file_(fdopen(kControlFd, "r")) {}
+    bool ok() const { return file_ != nullptr; }
+    // The judge's answer to the outputs just shipped: go on, or stop. A closed pipe stops.
+    bool acknowledged() {
+        const auto line = next();
+        if (!line) return false;
+        if (line->at("job") != job::ack) throw std::runtime_error("the judge sent a job where an ack was due");
+        return line->at("body").get<outputs_ack>().go;
+    }
+    std::optional<nlohmann::json> next() {
+        char* line = nullptr;
+        std::size_t capacity = 0;
+        const ssize_t length = getline(&line, &capacity, file_);
+        std::optional<nlohmann::json> job;
+        if (length > 0) job = nlohmann::json::parse(std::string(line, static_cast<std::size_t>(length)));
+        std::free(line);
+        return job;
+    }
+
+private:
+    FILE* file_;
+};
+
+// Tells the judge when solve is running (its time limit holds only then), and times the call.
+// With a space to profile in, the call (and nothing around it) is what a profiler collects.
+class announcer final : public call_listener {
+public:
+    announcer(channel& out, int test, memory_space* profiled = nullptr) : out_(out), test_(test), profiled_(profiled) {}
+    void before_call() override {
+        out_.send(message_of(event::call, nlohmann::json{{"test", test_}}));
+        if (profiled_) profiled_->set_profiling(true);
+        start_ = std::chrono::steady_clock::now();
+    }
+    void after_finish() override {
+        wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+        if (profiled_) profiled_->set_profiling(false);
+        out_.send(message_of(event::returned, nlohmann::json{{"test", test_}}));
+    }
+    double wall_ms = 0;
+
+private:
+    channel& out_;
+    int test_;
+    memory_space* profiled_;
+    std::chrono::steady_clock::time_point start_;
+};
+
+// Ships a call's outputs to the judge through the shared window and waits for its answer.
+class judge_sink final : public output_sink {
+public:
+    judge_sink(const problem_spec& spec, memory_space& space, channel& out, control& in, const shared_outputs& window,
+               int test)
+        : spec_(spec), space_(space), out_(out), in_(in), window_(window), test_(test) {}
+    bool ship(const buffer_set& buffers) override {
+        window_.write(spec_, space_, buffers);
+        out_.send(message_of(event::outputs, nlohmann::json{{"test", test_}}));
+        return in_.acknowledged();
+    }
+
+private:
+    const problem_spec& spec_;
+    memory_space& space_;
+    channel& out_;
+    control& in_;
+    const shared_outputs& window_;
+    int test_;
+};
+
+struct session {
+    problem_spec spec;
+    memory_space& space;
+    channel& out;
+    control& in;
+    shared_outputs window;
+    std::optional<shared_library> library;
+    std::optional<python_host> python;  // started by the first .py loaded
+    std::unique_ptr<solve_function> function;
+
+    const test_spec& test(int index) const { return spec.tests.at(static_cast<std::size_t>(index)); }
+    judge_sink sink(int test) { return {spec, space, out, in, window, test}; }
+};
+
+// solve from a Python file, or why it cannot be called: a compile error for the learner.
+std::optional<std::string> load_python(session& s, const load_job& job, runner_backend backend) {
+    if (!s.python)
+        s.python.emplace(python_setup{job.python.library, job.python.home, job.python.path, job.python.cache_dir});
+    auto loaded = s.python->load(job.library, job.python.shown, s.spec, nlohmann::json(backend).get<std::string>());
+    if (auto* why = std::get_if<std::string>(&loaded)) return *why;
+    s.function = std::make_unique<python_function>(std::get<python_entry>(loaded), s.spec);
+    return std::nullopt;
+}
+
+void load(session& s, const load_job& job, runner_backend backend) {
+    // Measured before any submission code is in the process.
+    if (job.measure_peak && backend == runner_backend::device)
+        s.out.send(message_of(event::peak, nlohmann::json{{"gbps", measure_peak_bandwidth_gbps(s.space)}}));
+    if (!job.python.library.empty()) {
+        if (auto why = load_python(s, job, backend)) {
+            s.out.send(message_of(event::rejected, nlohmann::json{{"message", *why}}));
+            s.out.send(message_of(event::done));
+            return;
+        }
+    } else if (!job.library.empty()) {  // an empty library: the judge asked only for the ceiling
+        s.library.emplace(job.library);
+        s.function = std::make_unique<c_function>(s.library->symbol(job.function), s.spec.params);
+    }
+    s.out.send(message_of(event::loaded));
+    s.out.send(message_of(event::done));
+}
+
+// Tells the judge that a call that compiles runs (the judge holds it to the compile limit).
+class compile_announcer final : public call_listener {
+public:
+    compile_announcer(channel& out, int test) : out_(out), test_(test) {}
+    void before_call() override { out_.send(message_of(event::compiling, nlohmann::json{{"test", test_}})); }
+    void after_finish() override { out_.send(message_of(event::returned, nlohmann::json{{"test", test_}})); }
+
+private:
+    channel& out_;
+    int test_;
+};
+
+// A call of a test's shapes before the judged ones, for a solve that compiles on its first call
+// (Triton's JIT): compile time is not the call's, and the time limit holds the call alone.
+void compile_first(session& s, int index, const input_set& inputs) {
+    if (!s.function->compiles_on_first_call()) return;
+    const test_spec& test = s.test(index);
+    buffer_set buffers(s.spec, s.space, test.scalars);
+    buffers.load_from(inputs.sources());
+    compile_announcer announcer(s.out, index);
+    call_solve(*s.function, buffers, test.scalars, s.space, announcer);
+}
+
+// A test's inputs, made once; then solve's calls on them, each checked and its outputs shipped.
+struct prepared_test {
+    prepared_test(session& s, const test_job& item)
+        : test(s.test(item.test)), inputs(s.spec, s.space, test, item.data) {
+        compile_first(s, item.test, inputs);
+    }
+
+    // Loads `buffers` from the inputs, calls solve, checks its buffers once it returned, and ships
+    // the outputs to the judge.
+    call_outcome call(session& s, buffer_set& buffers, announcer& listener, output_sink& judge) const {
+        buffers.load_from(inputs.sources());
+        call_outcome outcome = call_solve(*s.function, buffers, test.scalars, s.space, listener);
+        if (outcome.result == verdict::accepted)
+            outcome = check_buffers(s.spec, s.space, buffers, test.scalars, inputs.sources());
+        if (outcome.result == verdict::accepted && !judge.ship(buffers)) outcome = stopped_by_judge();
+        return outcome;
+    }
+
+    const test_spec& test;
+    const input_set inputs;
+};
+
+// Returns false when the device context is lost: the session cannot go on.
+bool run_judge_job(session& s, const judge_job& job) {
+    for (const test_job& item : job.tests) {
+        s.out.send(message_of(event::begin, nlohmann::json{{"test", item.test}}));
+        const prepared_test prepared(s, item);
+        buffer_set buffers(s.spec, s.space, prepared.test.scalars, !job.exact_buffers);
+        announcer listener(s.out, item.test);
+        judge_sink judge = s.sink(item.test);
+        const call_outcome outcome = prepared.call(s, buffers, listener, judge);
+        s.out.send(message_of(event::result, test_result_message{item.test, outcome.result, outcome.message,
+                                                                 listener.wall_ms, std::nullopt, outcome.cause}));
+        if (outcome.context_lost) return false;
+        if (job.stop_at_failure && outcome.result != verdict::accepted) break;
+    }
+    s.out.send(message_of(event::done));
+    return true;
+}
+
+// One test's call twice, both checked: a warm-up (lazy module loading and first-call allocations
+// stay out of the profile; a wrong answer is not worth profiling), then the call a profiler
+// collects (ncu --profile-from-start off sees solve's kernels alone).
+bool run_profile_job(session& s, const test_job& item) {
+    s.out.send(message_of(event::begin, nlohmann::json{{"test", item.test}}));
+    const prepared_test prepared(s, item);
+    buffer_set buffers(s.spec, s.space, prepared.test.scalars);
+    call_outcome outcome;
+    double wall_ms = 0;
+    judge_sink judge = s.sink(item.test);
+    for (const bool profiled : {false, true}) {
+        announcer listener(s.out, item.test, profiled ? &s.space : nullptr);
+        outcome = prepared.call(s, buffers, listener, judge);
+        wall_ms = listener.wall_ms;
+        if (outcome.result != verdict::accepted) break;
+    }
+    s.out.send(message_of(event::result,
+                          test_result_message{item.test, outcome.result, outcome.message, wall_ms, std::nullopt}));
+    if (outcome.context_lost) return false;
+    s.out.send(message_of(event::done));
+    return true;
+}
+
+timing_summary summary_of(const timed_result& timed) {
+    return {timed.stats,
+            median_of(timed.readings, &clock_reading::event_ms),
+            median_of(timed.readings, &clock_reading::host_ms),
+            timed.host_overhead_ms,
+            timed.host_clock,
+            timed.blocking};
+}
+
+bool run_time_job(session& s, const time_job& job) {
+    for (const timed_test_job& item : job.tests) {
+        s.out.send(message_of(event::begin, nlohmann::json{{"test", item.test}}));
+        const test_spec& test = s.test(item.test);
+        std::vector<input_set> data_sets;
+        data_sets.reserve(item.data_sets.size());
+        for (const timed_data_job& data : item.data_sets) data_sets.emplace_back(s.spec, s.space, test, data.data);
+        if (!data_sets.empty()) compile_first(s, item.test, data_sets.front());
+        announcer listener(s.out, item.test);
+        judge_sink judge = s.sink(item.test);
+        const timed_result timed =
+            run_timed(s.spec, s.space, *s.function, test, data_sets, job.settings, job.order_seed, listener, judge);
+        s.out.send(message_of(event::result, test_result_message{item.test, timed.outcome.result, timed.outcome.message,
+                                                                 0, summary_of(timed), timed.outcome.cause}));
+        if (timed.outcome.context_lost) return false;
+        if (timed.outcome.result != verdict::accepted) break;
+    }
+    s.out.send(message_of(event::done));
+    return true;
+}
+
+// Host memory that concurrent reference requests may hold at once: a quarter of the machine's.
+std::size_t reference_memory_budget() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 4
+                                 : std::size_t{4} << 30;
+}
+
+std::size_t buffer_bytes(const problem_spec& spec, const test_spec& test) {
+    std::size_t bytes = 0;
+    for (const auto& param : spec.params)
+        if (param.is_pointer) bytes += spec.element_count(param, test.scalars) * element_size(param.type);
+    return bytes;
+}
+
+// The reference's own exceptions, told apart from the harness's: the problem's author reads them.
+named_arrays call_reference(session& s, const scalar_values& scalars, named_arrays inputs) {
+    try {
+        return run_on_host(s.spec, scalars, std::move(inputs), *s.function);
+    } catch (const std::exception& error) {
+        throw std::runtime_error(fmt::format("the reference threw an exception: {}", error.what()));
+    } catch (...) {
+        throw std::runtime_error("the reference threw an exception that is not a std::exception");
+    }
+}
+
+using data_key = std::pair<int, std::uint64_t>;  // test, seed
+
+// exit() called by a reference in one thread runs the process's exit handlers while the other
+// reference threads still run: they can crash on what those handlers destroy, and the judge would
+// read a signal instead of the exit. While references run, exit ends the process at once with its
+// status (on_exit handlers registered last run first, before any static destructor).
+std::atomic<bool> g_references_running{false};
+void end_at_once_in_references(int status, void*) {
+    if (g_references_running) _exit(status);
+}
+
+// The inputs that several requests vary (a test's data and its variants), generated once.
+std::map<data_key, named_arrays> shared_inputs(const session& s, const reference_job& job) {
+    std::map<data_key, int> members;
+    for (const auto& request : job.requests) ++members[{request.test, request.data.seed}];
+    std::map<data_key, named_arrays> shared;
+    for (const auto& [key, count] : members)
+        if (count > 1) shared.emplace(key, host_inputs(s.spec, s.test(key.first), {key.second, {}}));
+    return shared;
+}
+
+// Host memory that the requests in flight hold, kept under a budget (one request always runs).
+class memory_gate {
+public:
+    explicit memory_gate(std::size_t budget) : budget_(budget) {}
+    void enter(std::size_t bytes) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        freed_.wait(lock, [&] { return in_flight_ == 0 || in_flight_ + bytes <= budget_; });
+        in_flight_ += bytes;
+    }
+    void leave(std::size_t bytes) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        in_flight_ -= bytes;
+        freed_.notify_all();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable freed_;
+    std::size_t in_flight_ = 0;
+    std::size_t budget_;
+};
+
+// Independent reference runs on all cores, as many at once as the memory budget allows. Requests
+// on the same test and seed share one generation of the inputs.
+void run_reference_job(session& s, const reference_job& job) {
+    const std::map<data_key, named_arrays> shared = shared_inputs(s, job);
+    g_references_running = true;
+    memory_gate gate(reference_memory_budget());
+    std::mutex mutex;
+    std::optional<std::pair<std::size_t, std::string>> failure;  // that of the first request that failed
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+        for (std::size_t i; (i = next++) < job.requests.size();) {
+            const reference_request& request = job.requests[i];
+            const test_spec& test = s.test(request.test);
+            const std::size_t bytes = buffer_bytes(s.spec, test);
+            gate.enter(bytes);
+            try {
+                const auto base = shared.find({request.test, request.data.seed});
+                named_arrays inputs = base != shared.end() ? with_changes(s.spec, base->second, request.data)
+                                                           : host_inputs(s.spec, test, request.data);
+                const scalar_values& scalars = request.scalars.empty() ? test.scalars : request.scalars;
+                write_outputs(request.expected_file, s.spec, call_reference(s, scalars, std::move(inputs)));
+                s.out.send(message_of(event::written, nlohmann::json{{"request", i}}));
+            } catch (const std::exception& error) {
+                std::lock_guard<std::mutex> lock(mutex);
+                // The first in request order, not in time: the same message every run.
+                if (!failure || i < failure->first) failure = {i, error.what()};
+            }
+            gate.leave(bytes);
+        }
+    };
+    std::vector<std::thread> threads;
+    const unsigned count = std::max(
+        1u, std::min<unsigned>(std::thread::hardware_concurrency(), static_cast<unsigned>(job.requests.size())));
+    for (unsigned t = 0; t < count; ++t) threads.emplace_back(work);
+    for (auto& thread : threads) thread.join();
+    g_references_running = false;
+    // What the reference printed reaches the judge's output file now, not when the runner is killed:
+    // the judge refuses a reference that prints.
+    std::fflush(nullptr);
+    if (failure) throw std::runtime_error(failure->second);
+    s.out.send(message_of(event::done));
+}
+
+std::unique_ptr<memory_space> open_space(runner_backend backend, channel& out) {
+    if (backend == runner_backend::host) return make_host_space();
+    auto device = open_device();
+    if (auto* reason = std::get_if<std::string>(&device)) {
+        out.send(message_of(event::no_device, nlohmann::json{{"message", *reason}}));
+        return nullptr;
+    }
+    const auto& info = std::get<device_info>(device);
+    out.send(message_of(event::device, device_message{info.name, info.uuid, info.arch(), info.sm_count, info.l2_bytes,
+                                                      info.memory_bytes}));
+    return make_device_space();
+}
+
+void serve(const hello_job& hello, control& in, channel& out) {
+    auto space = open_space(hello.backend, out);
+    if (!space) return;
+    session s{load_problem(hello.problem_dir),    *space,       out,          in,
+              shared_outputs::attach(kOutputsFd), std::nullopt, std::nullopt, nullptr};
+    while (auto line = in.next()) {
+        const std::string kind = line->at("job").get<std::string>();
+        const nlohmann::json& body = line->at("body");
+        if (kind == job::load)
+            load(s, body.get<load_job>(), hello.backend);
+        else if (kind == job::judge) {
+            if (!run_judge_job(s, body.get<judge_job>())) return;
+        } else if (kind == job::time) {
+            if (!run_time_job(s, body.get<time_job>())) return;
+        } else if (kind == job::profile) {
+            if (!run_profile_job(s, body.get<test_job>())) return;
+        } else if (kind == job::reference)
+            run_reference_job(s, body.get<reference_job>());
+        else
+            throw std::runtime_error(fmt::format("unknown job kind '{}'", kind));
+    }
+}
+
+}  // namespace
+
+}  // namespace gpujudge
+
+int main() {
+    using namespace gpujudge;
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // die with the judge, whatever happens to it
+    on_exit(end_at_once_in_references, nullptr);
+    control in;
+    std::optional<nlohmann::json> first;
+    std::optional<channel_key> key;
+    try {
+        if (in.ok() && (first = in.next())) key = channel_key::from_hex(first->at("key").get<std::string>());
+    } catch (const std::exception&) {
+    }
+    if (!key) {
+        std::fprintf(stderr, "usage: gpujudge-runner, started by gpujudge (control pipe on fd 4, channel on fd 3)\n");
+        return 2;
+    }
+    channel out(*key);
+    try {
+        serve(first->get<hello_job>(), in, out);
+        return 0;
+    } catch (const std::exception& error) {
+        out.send(message_of(event::fatal, nlohmann::json{{"message", error.what()}}));
+        return 1;
+    }
+}

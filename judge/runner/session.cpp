@@ -1,0 +1,744 @@
+#include "runner/session.hpp"
+
+#include "base/file_text.hpp"
+#include "base/problem_error.hpp"
+#include "call_order.hpp"
+#include "process/sandbox.hpp"
+#include "runner/shared_outputs.hpp"
+#include "test_data.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+
+namespace gpujudge {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+clock::time_point after(double seconds) {
+    const double capped = std::min(seconds, 1e8);  // "no limit" (1e300) must not overflow the clock
+    return clock::now() + std::chrono::milliseconds(static_cast<long long>(capped * 1000));
+}
+
+std::string explain_death(const child_exit& exit, bool in_call) {
+    if (exit.timed_out)  // the channel closed, but the process went on
+        return "the result channel closed while the process kept running: the submission closed or replaced the "
+               "judge's file descriptor";
+    const std::string where = in_call ? "during solve" : "while the harness checked the test";
+    if (exit.signaled) return fmt::format("the process was killed by {} {}", exit.describe(), where);
+    if (in_call)
+        return fmt::format("solve ended the process ({}): a submission must return from solve, not call exit()",
+                           exit.describe());
+    return fmt::format("the process ended ({}) {}", exit.describe(), where);
+}
+
+constexpr const char* kDeaf =
+    "the runner stopped taking the judge's messages (the submission took over its control pipe); nothing it "
+    "reported can be believed";
+
+// How long a first call that compiles (Triton's JIT) may take, in seconds.
+constexpr double kCompileCallLimitS = 30;
+
+// How long one line to the runner may take to go through, in seconds.
+constexpr double kSendLimitS = 30;
+
+constexpr const char* kForged =
+    "the submission wrote into the judge's result channel (a line the runner did not seal); nothing it "
+    "reported can be believed";
+
+// Where a sandboxed runner finds the judge's files: fixed paths, bound from the session's staging
+// folder. The library to load is placed (hard-linked, else copied) in the first before the load
+// job, which names it there; a reference writes its outputs into the second, from where the judge
+// moves them into the cache once the job is done. Expected outputs never enter: they stay in the
+// judge (shared_outputs.hpp).
+const std::filesystem::path kSandboxLibraries = "/judge/lib";
+const std::filesystem::path kSandboxOutputs = "/judge/out";
+// A Python runner's bytecode and Triton's kernels: in its own scratch (the sandbox's size-capped
+// /tmp), never in a folder that outlives it (a submission could fill the disk there, or plant a
+// kernel that a later run loads).
+const std::filesystem::path kSandboxPythonCache = "/tmp/gpujudge-python";
+
+// A file placed where a sandboxed runner sees it: a hard link where both are on one file system
+// (nothing copied, and the runner's bind is read-only), else a copy.
+void stage_file(const std::filesystem::path& from, const std::filesystem::path& to) {
+    std::error_code error;
+    std::filesystem::remove(to, error);
+    std::filesystem::create_hard_link(from, to, error);
+    if (error) std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
+}
+
+// A Python runner also sees its Python, read-only: the installation, the environment, every folder
+// of sys.path.
+void add_python(const runner_settings::python_runner& python, sandbox_policy& policy) {
+    std::vector<std::filesystem::path> folders{python.install.home,
+                                               std::filesystem::path(python.install.executable).parent_path(),
+                                               std::filesystem::path(python.install.library).parent_path()};
+    for (const auto& entry : python.install.path) folders.emplace_back(entry);
+    std::sort(folders.begin(), folders.end());
+    folders.erase(std::unique(folders.begin(), folders.end()), folders.end());
+    for (const auto& folder : folders)
+        if (std::filesystem::is_directory(folder))
+            policy.read_only.push_back({std::filesystem::weakly_canonical(folder), {}});
+}
+
+// What a runner sees in the sandbox besides the system: its own executable's folder and ../lib,
+// the problem's folder (read-only, at their own paths: the hello job names the problem's), the
+// staging folder's parts at fixed paths, and for a launcher its tool's folder (read-only) and the
+// folders its report goes to (writable). Nothing of the data folder (the history), the cache, the
+// home folder or the judge's other temporary folders.
+sandbox_policy runner_policy(const runner_settings& settings, const problem_spec& spec,
+                             const std::filesystem::path& stage) {
+    sandbox_policy policy;
+    // The scratch folder's size (and the largest file): 1 GiB, or $GPUJUDGE_SANDBOX_SCRATCH_MB.
+    if (const char* text = std::getenv("GPUJUDGE_SANDBOX_SCRATCH_MB"); text && *text) {
+        char* end = nullptr;
+        const unsigned long mib = std::strtoul(text, &end, 10);
+        if (*end == '\0' && mib > 0)
+            policy.scratch_bytes = std::uintmax_t{mib} << 20;
+        else
+            spdlog::warn("GPUJUDGE_SANDBOX_SCRATCH_MB='{}' is not a positive whole number; using 1024", text);
+    }
+    const auto runner_dir = std::filesystem::weakly_canonical(settings.runner_exe).parent_path();
+    policy.read_only.push_back({runner_dir, {}});
+    if (std::filesystem::is_directory(runner_dir / ".." / "lib"))
+        policy.read_only.push_back({std::filesystem::weakly_canonical(runner_dir / ".." / "lib"), {}});
+    policy.read_only.push_back({std::filesystem::absolute(spec.dir), {}});
+    policy.read_only.push_back({stage / "lib", kSandboxLibraries});
+    policy.writable.push_back({stage / "out", kSandboxOutputs});
+    if (!settings.launcher.empty()) {
+        // The tool's installation (bin/..: a toolkit, or a stand-in's fixtures), unless the system
+        // binds already hold it; never the root.
+        std::filesystem::path tool = settings.launcher.front();
+        if (tool.parent_path().empty()) tool = find_program(tool.string()).value_or(tool);
+        const auto install =
+            std::filesystem::weakly_canonical(std::filesystem::absolute(tool)).parent_path().parent_path();
+        if (install.has_relative_path() && std::filesystem::is_directory(install))
+            policy.read_only.push_back({install, {}});
+        for (const auto& folder : settings.launcher_writable)
+            policy.writable.push_back({std::filesystem::absolute(folder), {}});
+    }
+    if (settings.python) add_python(*settings.python, policy);
+    return policy;
+}
+
+}  // namespace
+
+// How a job ended: `done`, or why not, with the test it was on.
+struct runner_session::job_end {
+    // `deaf`: the runner stopped taking the judge's lines (the submission holds its control pipe).
+    // `overran`: the job outlived the longest an honest one takes (see run_job).
+    enum class how { done, closed, timeout, forged, fatal, interrupted, deaf, overran } kind = how::done;
+    int test = -1;  // the test in progress, -1 between tests
+    bool in_call = false;
+    bool compiling = false;  // in a first call that compiles (see event::compiling)
+    double job_limit_s = 0;
+    child_exit exit;
+    std::string message;
+};
+
+std::vector<test_report> pending_reports(const problem_spec& spec, const std::vector<int>& tests) {
+    std::vector<test_report> reports;
+    for (const int index : tests) {
+        const test_spec& test = spec.tests.at(static_cast<std::size_t>(index));
+        reports.push_back({index, test.name, test.kind, verdict::skipped, "", 0, std::nullopt, std::nullopt, 0});
+    }
+    return reports;
+}
+
+runner_session::runner_session(const problem_spec& spec, const runner_settings& settings)
+    : spec_(spec), settings_(settings), work_("run"), interrupt_fd_(eventfd(0, EFD_CLOEXEC)) {
+    std::optional<sandbox_policy> policy;
+    if (settings.sandbox) {
+        require_sandbox();
+        stage_.emplace("sandbox");
+        for (const char* part : {"lib", "out"}) std::filesystem::create_directory(stage_->path() / part);
+        policy = runner_policy(settings, spec, stage_->path());
+    }
+    process_ = std::make_unique<runner_process>(settings.runner_exe, settings.backend,
+                                                std::filesystem::absolute(spec.dir).string(), work_.path(),
+                                                largest_outputs_bytes(spec), settings.launcher, policy);
+    if (settings.backend == runner_backend::host) device_read_ = true;
+}
+
+runner_session::~runner_session() {
+    // A launcher (compute-sanitizer) writes its report as the runner exits: let the runner end as
+    // after its last job, instead of killing both before the report is out.
+    if (process_ && !settings_.launcher.empty()) {
+        process_->end();
+        stop(false);
+    }
+    stop(true);
+    close(interrupt_fd_);
+}
+
+void runner_session::stop(bool kill) {
+    if (!process_) return;
+    process_->finish(kill);
+    output_ += process_->output_tail(4096);
+    process_.reset();
+}
+
+void runner_session::interrupt() {
+    const std::uint64_t one = 1;
+    if (write(interrupt_fd_, &one, sizeof one) < 0) spdlog::debug("cannot interrupt the runner");
+}
+
+std::string runner_session::output_tail() const {
+    return process_ ? output_ + process_->output_tail(4096) : output_;
+}
+
+const std::optional<device_message>& runner_session::device() {
+    if (device_read_) return device_;
+    device_read_ = true;
+    nlohmann::json message;
+    const auto status = process_ ? process_->next(message, after(120)) : runner_process::read_status::closed;
+    const std::string kind = status == runner_process::read_status::message ? message.value("event", "") : "";
+    if (kind == event::device)
+        device_ = message.at("body").get<device_message>();
+    else if (kind == event::no_device)
+        no_device_ = message.at("body").at("message").get<std::string>();
+    else
+        no_device_ = "the runner could not open the device";
+    if (!device_) stop(true);
+    return device_;
+}
+
+const std::optional<std::string>& runner_session::no_device() {
+    device();
+    return no_device_;
+}
+
+bool runner_session::send(const nlohmann::json& line) {
+    if (!process_) return false;
+    if (process_->send(line, after(kSendLimitS))) return true;
+    deaf_ = true;
+    process_->kill();  // its channel closes: the job in progress ends as `deaf`
+    return false;
+}
+
+void runner_session::acknowledge(bool go) {
+    send(job_line(job::ack, outputs_ack{go}));
+}
+
+runner_session::job_end runner_session::run_job(const nlohmann::json& line,
+                                                const std::function<void(const nlohmann::json&)>& on_event,
+                                                double idle_limit_s, double job_limit_s) {
+    job_end end;
+    end.job_limit_s = job_limit_s;
+    deaf_ = false;
+    if (!send(line)) {
+        end.kind = deaf_ ? job_end::how::deaf : job_end::how::closed;
+        if (process_) end.exit = process_->finish(true);
+        return end;
+    }
+    const double call_limit_s = this->call_limit_s();
+    // Each message moves the deadline on; this one never moves: a runner whose messages keep
+    // coming (the submission knows the channel's key, it is in its process) still ends.
+    const auto job_deadline = after(job_limit_s);
+    auto deadline = std::min(after(idle_limit_s), job_deadline);
+    nlohmann::json message;
+    for (;;) {
+        const auto status = process_->next(message, deadline, interrupt_fd_);
+        if (status == runner_process::read_status::interrupted) {
+            end.kind = job_end::how::interrupted;
+            process_->abandon();
+            stop(false);
+            return end;
+        }
+        if (status == runner_process::read_status::timeout) {
+            end.kind = clock::now() >= job_deadline ? job_end::how::overran : job_end::how::timeout;
+            stop(true);
+            return end;
+        }
+        if (status == runner_process::read_status::forged) {
+            end.kind = job_end::how::forged;
+            stop(true);
+            return end;
+        }
+        if (status == runner_process::read_status::closed) {
+            end.kind = deaf_ ? job_end::how::deaf : job_end::how::closed;
+            end.exit = process_->finish(false);
+            stop(false);
+            return end;
+        }
+        spdlog::debug("runner: {}", message.dump());
+        const std::string kind = message.at("event").get<std::string>();
+        const nlohmann::json& body = message.at("body");
+        if (kind == event::begin) end.test = body.at("test").get<int>();
+        if (kind == event::call) end.in_call = true;
+        if (kind == event::compiling) end.compiling = true;
+        if (kind == event::returned) end.in_call = end.compiling = false;
+        if (kind == event::result) end.test = -1;
+        const double gap_s = end.in_call ? call_limit_s : end.compiling ? kCompileCallLimitS : idle_limit_s;
+        deadline = std::min(after(gap_s), job_deadline);
+        if (kind == event::done) return end;
+        if (kind == event::fatal) {
+            end.kind = job_end::how::fatal;
+            end.message = body.at("message").get<std::string>();
+            stop(true);
+            return end;
+        }
+        on_event(message);
+    }
+}
+
+std::optional<std::string> runner_session::load(const std::filesystem::path& library, const std::string& function,
+                                                std::optional<double>* peak) {
+    if (!device_read_) device();
+    if (no_device_) return no_device_;
+    load_job job{library.empty() ? "" : std::filesystem::absolute(library).string(), function, peak != nullptr};
+    if (stage_ && !library.empty()) {  // the one library, where the sandboxed runner sees it
+        stage_file(library, stage_->path() / "lib" / library.filename());
+        job.library = (kSandboxLibraries / library.filename()).string();
+    }
+    if (settings_.python && !library.empty()) {
+        const auto& python = *settings_.python;
+        job.python = {python.install.library, python.install.home, python.install.path,
+                      (stage_ ? kSandboxPythonCache : work_.path() / "python").string(), python.shown.string()};
+    }
+    bool loaded = false;
+    std::optional<std::string> rejected;
+    const job_end end = run_job(
+        job_line(job::load, job),
+        [&](const nlohmann::json& message) {
+            const std::string kind = message.at("event").get<std::string>();
+            if (kind == event::rejected) rejected = message.at("body").at("message").get<std::string>();
+            // The first: measured before the library is loaded. A later one came from its code.
+            if (kind == event::peak && peak && !*peak) *peak = message.at("body").at("gbps").get<double>();
+            if (kind == event::loaded) loaded = true;
+        },
+        settings_.harness_limit_s, settings_.harness_limit_s);
+    switch (end.kind) {
+        case job_end::how::done:
+            rejected_ = rejected.has_value();
+            if (rejected) return rejected;
+            return loaded ? std::nullopt : std::optional<std::string>("the runner did not load the library");
+        case job_end::how::interrupted:
+            return std::string("interrupted");
+        case job_end::how::forged:
+            return std::string(kForged);
+        case job_end::how::fatal:
+            return end.message;
+        case job_end::how::timeout:
+        case job_end::how::overran:
+            return fmt::format("the runner did not load the library within {:g} s", settings_.harness_limit_s);
+        case job_end::how::deaf:
+            return std::string(kDeaf);
+        case job_end::how::closed:
+            break;
+    }
+    return fmt::format("the runner ended while loading the library ({})", end.exit.describe());
+}
+
+bool runner_session::record_end(const job_end& end, std::vector<test_report>& reports) {
+    if (end.kind == job_end::how::done) return true;
+    test_report* target = nullptr;
+    for (auto& report : reports)
+        if ((end.test >= 0 && report.index == end.test) || (end.test < 0 && report.result == verdict::skipped)) {
+            target = &report;
+            break;
+        }
+    if (!target) return false;
+    switch (end.kind) {
+        case job_end::how::timeout:
+            target->result = verdict::time_limit_exceeded;
+            target->message =
+                end.compiling ? fmt::format(
+                                    "solve's first call, which compiles its kernels, did not finish within "
+                                    "{:g} s; the process was killed",
+                                    kCompileCallLimitS)
+                : end.in_call ? fmt::format(
+                                    "solve did not finish within the time limit of {:g} ms; the "
+                                    "process was killed",
+                                    time_limit_ms())
+                              : fmt::format("the test did not finish within {:g} s", settings_.harness_limit_s);
+            target->wall_ms = end.in_call && !end.compiling ? time_limit_ms() : 0;
+            break;
+        case job_end::how::forged:
+            target->result = verdict::runtime_error;
+            target->message = kForged;
+            break;
+        case job_end::how::deaf:
+            target->result = verdict::runtime_error;
+            target->message = kDeaf;
+            break;
+        case job_end::how::overran:
+            target->result = verdict::time_limit_exceeded;
+            target->message = fmt::format(
+                "the runner was still busy after {:.0f} s, longer than the whole job may take; the process was killed",
+                end.job_limit_s);
+            break;
+        case job_end::how::closed:
+            target->result = verdict::runtime_error;
+            target->message = explain_death(end.exit, end.in_call);
+            break;
+        case job_end::how::fatal:
+            target->result = verdict::runtime_error;
+            target->message = end.message;
+            break;
+        case job_end::how::interrupted:
+            target->message = "judging was interrupted";
+            break;
+        case job_end::how::done:
+            break;
+    }
+    return false;
+}
+
+namespace {
+
+// Stores a result message in its report; a result for a test not asked for is a forgery.
+bool store_result(const nlohmann::json& message, std::vector<test_report>& reports, double time_limit_ms) {
+    if (message.at("event") != event::result) return true;
+    const auto result = message.at("body").get<test_result_message>();
+    for (auto& report : reports) {
+        if (report.index != result.test) continue;
+        report.result = result.result;
+        report.message = result.message;
+        report.wall_ms = result.wall_ms;
+        report.timing = result.timing;
+        report.cause = result.cause;
+        if (report.result == verdict::accepted && result.wall_ms > time_limit_ms) {
+            report.result = verdict::time_limit_exceeded;
+            report.message =
+                fmt::format("solve took {:.1f} ms, over the time limit of {:g} ms", result.wall_ms, time_limit_ms);
+        }
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+void runner_session::announce(const nlohmann::json& message, const std::vector<test_report>& reports,
+                              progress_step::stage stage) const {
+    if (!progress_ || message.at("event") != event::begin) return;
+    const int test = message.at("body").at("test").get<int>();
+    for (std::size_t i = 0; i < reports.size(); ++i)
+        if (reports[i].index == test)
+            tell(progress_, {stage, static_cast<int>(i + 1), static_cast<int>(reports.size()), reports[i].name});
+}
+
+// What the judge found in the outputs the runner shipped during one job.
+struct runner_session::call_checks {
+    std::map<int, call_outcome> failures;  // the first wrong outputs of each test: the judge's verdict
+    std::map<int, int> calls;              // outputs compared, by test
+    // The runner's share of each call's cycle, on the judge's clock: from the ack of the call before
+    // to this call's outputs (the judge's own comparing stays out).
+    std::map<int, std::vector<double>> cycles_ms;
+    std::map<int, std::chrono::steady_clock::time_point> last_ack;
+};
+
+bool runner_session::check_outputs(int test, const named_arrays& expected, const std::string& where, bool stop,
+                                   call_checks& checks) {
+    const scalar_values& scalars = spec_.tests.at(static_cast<std::size_t>(test)).scalars;
+    if (const auto acked = checks.last_ack.find(test); acked != checks.last_ack.end())
+        checks.cycles_ms[test].push_back(
+            std::chrono::duration<double, std::milli>(clock::now() - acked->second).count());
+    ++checks.calls[test];
+    named_arrays got = process_->outputs().read(spec_, scalars);  // a copy: the runner may write on
+    const bool passed = passes_as(spec_, scalars, expected, got);
+    if (!passed && !checks.failures.count(test)) {
+        call_outcome outcome = wrong_answer_of(compare_outputs(spec_, scalars, expected, got));
+        if (!where.empty()) outcome.message = fmt::format("{}: {}", where, outcome.message);
+        checks.failures.emplace(test, std::move(outcome));
+        wrong_outputs_[test] = std::move(got);
+    }
+    acknowledge(passed || !stop);
+    checks.last_ack[test] = clock::now();
+    return passed;
+}
+
+namespace {
+
+bool is_event(const nlohmann::json& message, const char* kind) {
+    return message.at("event").get<std::string>() == kind;
+}
+
+int test_of(const nlohmann::json& message) {
+    return message.at("body").at("test").get<int>();
+}
+
+test_report* report_of(int test, std::vector<test_report>& reports) {
+    for (auto& report : reports)
+        if (report.index == test) return &report;
+    return nullptr;
+}
+
+// The judge's own findings decide over what the runner said of a test: outputs that did not pass
+// are a wrong answer, and a pass the runner claims without having shipped outputs is not believed.
+void apply_checks(test_report& report, const std::map<int, call_outcome>& failures, const std::map<int, int>& calls) {
+    if (const auto failure = failures.find(report.index); failure != failures.end()) {
+        report.result = failure->second.result;
+        report.message = failure->second.message;
+        report.cause = failure->second.cause;
+        report.timing.reset();
+        return;
+    }
+    const auto shipped = calls.find(report.index);
+    if (report.result == verdict::accepted && (shipped == calls.end() || shipped->second == 0)) {
+        report.result = verdict::runtime_error;
+        report.message =
+            "the runner reported a pass without shipping the call's outputs; nothing it reports can be "
+            "believed";
+        report.timing.reset();
+    }
+}
+
+}  // namespace
+
+bool runner_session::judge_calls(const char* kind, const nlohmann::json& body, const expected_by_test& expected,
+                                 bool stop, progress_step::stage stage, double wall_limit_ms, int calls_per_test,
+                                 std::vector<test_report>& reports) {
+    const double job_limit_s =
+        static_cast<double>(expected.size()) * (settings_.harness_limit_s + calls_per_test * call_limit_s());
+    call_checks checks;
+    bool believable = true;
+    const job_end end = run_job(
+        job_line(kind, body),
+        [&](const nlohmann::json& message) {
+            announce(message, reports, stage);
+            if (is_event(message, event::outputs)) {
+                const auto found = expected.find(test_of(message));
+                if (found == expected.end()) {  // outputs of a test not asked for
+                    believable = false;
+                    acknowledge(false);
+                    return;
+                }
+                check_outputs(found->first, found->second, "", stop, checks);
+                return;
+            }
+            believable = believable && store_result(message, reports, wall_limit_ms);
+            if (is_event(message, event::result))
+                if (test_report* report = report_of(test_of(message), reports))
+                    apply_checks(*report, checks.failures, checks.calls);
+        },
+        settings_.harness_limit_s, job_limit_s);
+    return record_end(end, reports) && believable;
+}
+
+bool runner_session::judge(const judge_job& job, const expected_by_test& expected, std::vector<test_report>& reports) {
+    return judge_calls(job::judge, job, expected, job.stop_at_failure, progress_step::stage::testing, time_limit_ms(),
+                       1, reports);
+}
+
+bool runner_session::profile(const test_job& job, const expected_by_test& expected, std::vector<test_report>& reports) {
+    // The profiled call is slow: no wall limit beyond the runner's own.
+    return judge_calls(job::profile, job, expected, true, progress_step::stage::profiling, 1e300, 2, reports);
+}
+
+namespace {
+
+// The median of the last `count` cycles (the sampled calls'); 0 without any.
+double median_cycle_ms(std::vector<double> cycles, int count) {
+    if (count <= 0 || cycles.empty()) return 0;
+    if (cycles.size() > static_cast<std::size_t>(count))
+        cycles.erase(cycles.begin(), cycles.end() - static_cast<std::ptrdiff_t>(count));
+    std::nth_element(cycles.begin(), cycles.begin() + static_cast<std::ptrdiff_t>(cycles.size() / 2), cycles.end());
+    return cycles[cycles.size() / 2];
+}
+
+// A timed test the runner says passed, against what the judge saw of it: as many outputs as
+// samples at least, and a median no longer than the calls' own cycle on the judge's clock.
+void check_timing(test_report& report, int calls, const std::vector<double>& cycles_ms) {
+    if (report.result != verdict::accepted) return;
+    const auto refuse = [&](const std::string& why) {
+        report.result = verdict::runtime_error;
+        report.message = fmt::format("{}; nothing it reports can be believed", why);
+        report.timing.reset();
+    };
+    if (!report.timing) return refuse("the runner reported a timed pass without its timing");
+    const timing_summary& timing = *report.timing;
+    const sample_stats& t = timing.stats;
+    if (!(std::isfinite(t.median) && std::isfinite(t.min) && std::isfinite(t.mean) && t.min > 0 && t.min <= t.median &&
+          t.median <= t.max && t.count >= 2))
+        return refuse(fmt::format("the runner reported timing that no run gives (median {}, min {}, {} samples)",
+                                  t.median, t.min, t.count));
+    if (t.count > calls)
+        return refuse(
+            fmt::format("the runner reported {} timed samples but shipped the outputs of {} calls", t.count, calls));
+    report.cycle_median_ms = median_cycle_ms(cycles_ms, timing.stats.count);
+    // A call cannot take longer than the whole cycle around it (with the clocks' granularity).
+    if (report.cycle_median_ms > 0 && timing.stats.median > report.cycle_median_ms * 1.05 + 0.05) {
+        report.result = verdict::impossible_time;
+        report.message = fmt::format(
+            "the reported median of {:.1f} µs is longer than the {:.1f} µs each call's whole cycle took on the "
+            "judge's clock",
+            timing.stats.median * 1e3, report.cycle_median_ms * 1e3);
+        report.timing.reset();
+    }
+}
+
+}  // namespace
+
+double runner_session::time_job_limit_s(const time_job& job) const {
+    // Warm-up may start over once (timed_runs.cpp); sampling stops at the budget, past it only to
+    // reach 16 samples. Twice that, for the judge's own comparing and a loaded machine.
+    const timed_settings& t = job.settings;
+    const double per_test =
+        settings_.harness_limit_s + 2 * (2 * t.warmup_s + t.budget_s) + 2 * (2 * t.warmup + 32) * call_limit_s();
+    return static_cast<double>(job.tests.size()) * per_test;
+}
+
+bool runner_session::time(const time_job& job, const expected_by_data_set& expected,
+                          std::vector<test_report>& reports) {
+    call_checks checks;
+    std::map<int, unrepeated_draws> draws;  // the runner's order, drawn again from the same seed
+    for (const auto& test : job.tests) draws.emplace(test.test, data_set_order(job.order_seed, test.data_sets.size()));
+    bool believable = true;
+    const job_end end = run_job(
+        job_line(job::time, job),
+        [&](const nlohmann::json& message) {
+            announce(message, reports, progress_step::stage::timing);
+            if (is_event(message, event::outputs)) {
+                const int test = test_of(message);
+                const auto sets = expected.find(test);
+                const auto order = draws.find(test);
+                if (sets == expected.end() || order == draws.end()) {
+                    believable = false;
+                    acknowledge(false);
+                    return;
+                }
+                const std::size_t d = order->second.next();
+                const std::string where = fmt::format("timed run {} (data set {})", checks.calls[test] + 1, d);
+                check_outputs(test, sets->second.at(d), where, true, checks);
+                return;
+            }
+            believable = believable && store_result(message, reports, 1e300);  // each call is held to the limit
+            if (is_event(message, event::result))
+                if (test_report* report = report_of(test_of(message), reports)) {
+                    apply_checks(*report, checks.failures, checks.calls);
+                    check_timing(*report, checks.calls[report->index], checks.cycles_ms[report->index]);
+                }
+        },
+        settings_.harness_limit_s, time_job_limit_s(job));
+    return record_end(end, reports) && believable;
+}
+
+child_exit runner_session::finish(double limit_s) {
+    if (!process_) return {};
+    const child_exit exit = process_->end(std::chrono::steady_clock::now() +
+                                          std::chrono::milliseconds(static_cast<long long>(limit_s * 1000)));
+    output_ += process_->output_tail(4096);
+    process_.reset();
+    return exit;
+}
+
+std::optional<std::string> runner_session::reference_failure(const job_end& end, std::uintmax_t printed) const {
+    switch (end.kind) {
+        case job_end::how::done:
+            break;
+        case job_end::how::timeout:
+        case job_end::how::overran:
+            return fmt::format("the reference did not finish within {:g} s; its process was killed",
+                               settings_.reference_limit_s);
+        case job_end::how::deaf:
+            return std::string(kDeaf);
+        case job_end::how::closed:
+            return end.exit.signaled
+                       ? fmt::format("the reference was killed by {} before writing its outputs", end.exit.describe())
+                       : fmt::format("the reference ended the process ({}) before writing its outputs",
+                                     end.exit.describe());
+        case job_end::how::fatal:
+            return end.message;
+        case job_end::how::forged:
+            return std::string(kForged);
+        case job_end::how::interrupted:
+            return std::string("interrupted");
+    }
+    // Printing is no part of a reference's work, and a chatty one fills the disk over a catalog's data sets.
+    if (printed > 0)
+        return fmt::format(
+            "the reference printed {} bytes on stdout or stderr; a reference must only compute its "
+            "outputs",
+            printed);
+    return std::nullopt;
+}
+
+void runner_session::write_references(const reference_job& asked) {
+    // A sandboxed reference writes into the staging folder's out/; the judge moves the files into
+    // the cache once the job is done, and only then.
+    reference_job job = asked;
+    std::vector<std::filesystem::path> staged;
+    if (stage_)
+        for (auto& request : job.requests) {
+            const std::string name = fmt::format("reference-{}.out", staged.size());
+            staged.push_back(stage_->path() / "out" / name);
+            request.expected_file = (kSandboxOutputs / name).string();
+        }
+    const std::uintmax_t printed_before = process_ ? process_->output_bytes() : 0;
+    const job_end end = run_job(
+        job_line(job::reference, job), [](const nlohmann::json&) {}, settings_.reference_limit_s,
+        settings_.reference_limit_s * static_cast<double>(std::max<std::size_t>(1, job.requests.size())));
+    const std::uintmax_t printed_after = process_ ? process_->output_bytes() : printed_before;
+    auto failure = reference_failure(end, printed_after - printed_before);
+    for (std::size_t i = 0; i < staged.size() && !failure; ++i) {
+        const auto status = std::filesystem::symlink_status(staged[i]);
+        if (std::filesystem::is_regular_file(status))
+            take_out_of_sandbox(staged[i], asked.requests[i].expected_file);
+        else if (std::filesystem::exists(status))
+            failure = "the reference process left something other than a file where its outputs go";
+        else
+            failure = "the reference process ended its job without writing its outputs";
+    }
+    if (!failure) return;
+    // A broken reference leaves no outputs behind: the next run must not find them cached and pass.
+    std::error_code ignored;
+    for (const auto& file : staged) std::filesystem::remove(file, ignored);
+    for (const auto& request : asked.requests) std::filesystem::remove(request.expected_file, ignored);
+    throw problem_error(fmt::format("{}: {}", (spec_.dir / "reference.cpp").string(), *failure));
+}
+
+void take_out_of_sandbox(const std::filesystem::path& from, const std::filesystem::path& to) {
+    if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(from)))
+        throw std::runtime_error(
+            fmt::format("{}: not a regular file; a sandboxed process put it there", from.string()));
+    std::error_code error;
+    std::filesystem::rename(from, to, error);
+    if (!error) return;
+    const std::filesystem::path partial = private_name(to);
+    std::filesystem::copy_file(from, partial, std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::rename(partial, to);
+    std::filesystem::remove(from, error);
+}
+
+runner_settings runner_for(const runner_settings& base, const std::filesystem::path& source) {
+    if (!is_python_source(source)) return base;
+    require_python_for(source);
+    runner_settings settings = base;
+    settings.python = runner_settings::python_runner{find_python(), source};  // named as the learner did
+    return settings;
+}
+
+double default_reference_limit_s() {
+    const char* text = std::getenv("GPUJUDGE_REFERENCE_LIMIT_S");
+    if (!text || !*text) return 120;
+    char* end = nullptr;
+    const double seconds = std::strtod(text, &end);
+    if (*end != '\0' || !(seconds > 0)) {
+        spdlog::warn("GPUJUDGE_REFERENCE_LIMIT_S='{}' is not a positive number of seconds; using 120", text);
+        return 120;
+    }
+    return seconds;
+}
+
+const test_report* deciding_test(const std::vector<test_report>& tests) {
+    for (const auto& test : tests)
+        if (test.result != verdict::accepted) return &test;
+    return nullptr;
+}
+
+test_report* deciding_test(std::vector<test_report>& tests) {
+    return const_cast<test_report*>(deciding_test(static_cast<const std::vector<test_report>&>(tests)));
+}
+
+}  // namespace gpujudge

@@ -1,0 +1,167 @@
+#pragma once
+// Runs jobs in a runner process and turns every way a runner can end (a result, a crash, exit(),
+// a hang, a forged message) into a verdict per test.
+#include "base/progress.hpp"
+#include "base/temp_dir.hpp"
+#include "problem_spec.hpp"
+#include "runner/process.hpp"
+#include "runner/protocol.hpp"
+#include "toolkit/python_probe.hpp"
+#include "verdict.hpp"
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpujudge {
+
+struct test_report {
+    int index = 0;
+    std::string name;
+    test_kind kind = test_kind::functional;
+    verdict result = verdict::skipped;
+    std::string message;
+    double wall_ms = 0;
+    std::optional<timing_summary> timing;  // timed runs only
+    std::optional<cause_kind> cause;       // a wrong answer's likely cause, named in the message
+    double cycle_median_ms = 0;            // timed runs: the runner's median share of a call's cycle, judge's clock
+};
+
+// How long a reference may compute one output before its process is killed: 120 s, or
+// $GPUJUDGE_REFERENCE_LIMIT_S (a positive number of seconds; the tests of hanging references use it).
+double default_reference_limit_s();
+
+struct runner_settings {
+    std::filesystem::path runner_exe;
+    std::vector<std::string>
+        launcher;  // a command the runner starts behind (compute-sanitizer, ncu); none: run it directly
+    runner_backend backend = runner_backend::device;
+    double harness_limit_s = 600;                            // preparing and checking one test, outside solve
+    double call_slack_ms = 250;                              // scheduling and message latency on top of the time limit
+    double reference_limit_s = default_reference_limit_s();  // one reference job, between two outputs
+    double time_limit_scale = 1;  // the problem's time limit times this (a launcher's tool slows kernels down)
+    // The runner (and its launcher) in the sandbox (process/sandbox.hpp); off with --no-sandbox.
+    bool sandbox = true;
+    // Folders the launcher writes its report into: bound writable in the sandbox, at their own path.
+    std::vector<std::filesystem::path> launcher_writable;
+    // A Python solution's runner (runner/python_host.hpp): which Python, and the learner's path of the
+    // file (tracebacks name it).
+    struct python_runner {
+        python_install install;
+        std::filesystem::path shown;
+    };
+    std::optional<python_runner> python;
+};
+
+// The runner for `source`: `base`, with Python set up for a .py file. Throws environment_error
+// when no Python can judge it.
+runner_settings runner_for(const runner_settings& base, const std::filesystem::path& source);
+
+// The reports of `tests` (positions in spec.tests), all `skipped` until judged.
+std::vector<test_report> pending_reports(const problem_spec& spec, const std::vector<int>& tests);
+
+// What the judge holds back from the runner: the outputs each test's call must give (judge and
+// profile jobs), and those of each data set of each timed test, in the order of the time job.
+using expected_by_test = std::map<int, named_arrays>;
+using expected_by_data_set = std::map<int, std::vector<named_arrays>>;
+
+// One runner process for one library. Started first thing, so that it opens the device while the
+// judge compiles; then loaded, then given jobs in turn.
+class runner_session {
+public:
+    runner_session(const problem_spec& spec, const runner_settings& settings);
+    ~runner_session();
+
+    // Waits for the runner to open the device (host backends have none and return at once).
+    const std::optional<device_message>& device();
+    const std::optional<std::string>& no_device();
+    bool rejected() const { return rejected_; }
+
+    // Loads the library; the device's memory ceiling is measured first when `peak` is given.
+    // Returns why it failed, if it did; rejected() then says whether the file cannot be called as
+    // solve at all (a Python file's syntax or signature: a compile error).
+    std::optional<std::string> load(const std::filesystem::path& library, const std::string& function,
+                                    std::optional<double>* peak = nullptr);
+
+    // Where judge and time jobs say which test they are on; none (the default): nowhere.
+    void report_progress(progress_hook hook) { progress_ = std::move(hook); }
+
+    // Judges tests or times them; fills the matching reports. False once the runner has ended.
+    // Every call's outputs are compared here, against `expected`, which the runner never sees.
+    bool judge(const judge_job& job, const expected_by_test& expected, std::vector<test_report>& reports);
+    bool time(const time_job& job, const expected_by_data_set& expected, std::vector<test_report>& reports);
+    // Calls one test's solve twice, the second time for a profiler (see the profile job).
+    bool profile(const test_job& job, const expected_by_test& expected, std::vector<test_report>& reports);
+
+    // The outputs of the calls that gave a wrong answer, by test (for likely causes).
+    const std::map<int, named_arrays>& wrong_outputs() const { return wrong_outputs_; }
+    // Has the reference write expected outputs; throws problem_error when it fails.
+    void write_references(const reference_job& job);
+
+    // Ends the job in progress at once, from any thread: the runner is killed and not waited
+    // for, and the job ends as `interrupted` (work that is no longer wanted).
+    void interrupt();
+
+    // Tells the runner that no job follows and waits up to `limit_s` for it, and the launcher it
+    // runs behind, to exit (ncu writes its report then); killed after that.
+    child_exit finish(double limit_s);
+
+    // What the runner (and the submission in it) printed, last lines.
+    std::string output_tail() const;
+
+private:
+    struct job_end;
+    struct call_checks;
+    bool judge_calls(const char* kind, const nlohmann::json& body, const expected_by_test& expected, bool stop,
+                     progress_step::stage stage, double wall_limit_ms, int calls_per_test,
+                     std::vector<test_report>& reports);
+    bool check_outputs(int test, const named_arrays& expected, const std::string& where, bool stop,
+                       call_checks& checks);
+    // Sends `line` and reads its messages until `done`: no gap longer than `idle_limit_s` (the time
+    // limit during a call), and the whole job within `job_limit_s`.
+    job_end run_job(const nlohmann::json& line, const std::function<void(const nlohmann::json&)>& on_event,
+                    double idle_limit_s, double job_limit_s);
+    // A line to the runner; one it does not take in time kills it (see job_end::how::deaf).
+    bool send(const nlohmann::json& line);
+    double time_job_limit_s(const time_job& job) const;  // the longest an honest time job takes
+    void acknowledge(bool go);
+    bool record_end(const job_end& end, std::vector<test_report>& reports);
+    void announce(const nlohmann::json& message, const std::vector<test_report>& reports,
+                  progress_step::stage stage) const;
+    std::optional<std::string> reference_failure(const job_end& end, std::uintmax_t printed) const;
+    void stop(bool kill);
+    double time_limit_ms() const { return spec_.time_limit_ms * settings_.time_limit_scale; }
+    double call_limit_s() const { return (time_limit_ms() + settings_.call_slack_ms) / 1000; }
+
+    const problem_spec& spec_;
+    runner_settings settings_;
+    temp_dir work_;
+    std::unique_ptr<runner_process> process_;
+    int interrupt_fd_ = -1;  // an eventfd: written by interrupt(), polled beside the channel
+    bool deaf_ = false;      // a line did not go through during the current job
+    bool rejected_ = false;
+    bool device_read_ = false;
+    std::optional<device_message> device_;
+    std::optional<std::string> no_device_;
+    std::string output_;
+    progress_hook progress_;
+    std::map<int, named_arrays> wrong_outputs_;
+    // Sandboxed runners: what the runner sees of the judge's files (see runner_policy in runner/session.cpp).
+    std::optional<temp_dir> stage_;
+};
+
+// A file a sandboxed process wrote (a reference's outputs, a profiler's report), moved to where the
+// judge keeps it; by a private name first when it must be copied, so that no reader sees half of it.
+// Throws unless it is a regular file: a link planted there must not lead the judge to another file.
+void take_out_of_sandbox(const std::filesystem::path& from, const std::filesystem::path& to);
+
+// The test that decides a list's verdict: the first that did not pass (one left skipped before any
+// failed means the runner stopped without a word). None when every test passed.
+const test_report* deciding_test(const std::vector<test_report>& tests);
+test_report* deciding_test(std::vector<test_report>& tests);
+
+}  // namespace gpujudge

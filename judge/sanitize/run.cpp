@@ -1,0 +1,51 @@
+#include "sanitize/run.hpp"
+
+#include "base/file_text.hpp"
+#include "base/temp_dir.hpp"
+#include "judging/modes.hpp"
+#include "toolkit/compute_sanitizer.hpp"
+
+namespace gpujudge {
+
+namespace {
+
+// The context's runner goes behind the tool for one submission, and back after it.
+class launched_runner {
+public:
+    launched_runner(runner_settings& settings, std::vector<std::string> launcher,
+                    const std::filesystem::path& report_folder)
+        : settings_(settings), saved_(settings) {
+        settings.launcher = std::move(launcher);
+        settings.launcher_writable = {report_folder};  // the tool runs in the sandbox, before the runner
+        settings.time_limit_scale = kSanitizerSlowdown;
+    }
+    ~launched_runner() { settings_ = saved_; }
+    launched_runner(const launched_runner&) = delete;
+    launched_runner& operator=(const launched_runner&) = delete;
+
+private:
+    runner_settings& settings_;
+    runner_settings saved_;
+};
+
+}  // namespace
+
+sanitize_result sanitize_submission(const problem_spec& spec, const std::filesystem::path& source,
+                                    const std::string& tool, judge_context& context) {
+    const std::filesystem::path sanitizer = find_compute_sanitizer();
+    // The tool's report is read from its log file alone, in a folder of this run's own: what the
+    // runner prints is the submission's too, and proves nothing.
+    const temp_dir folder("sanitize");
+    const std::filesystem::path log_file = folder.path() / "compute-sanitizer.log";
+    sanitize_result result;
+    result.tool = tool;
+    {
+        const launched_runner launched(context.runner, sanitizer_launcher(sanitizer, tool, log_file), folder.path());
+        result.judged = judge_submission(spec, source, sanitize_options(spec), context);
+    }  // the runner has ended, and the tool has written its report
+    result.log = parse_sanitizer_log(read_file_text(log_file).value_or(""));
+    result.findings = map_findings(result.log, source, result.judged.compile.compiled_from);
+    return result;
+}
+
+}  // namespace gpujudge

@@ -1,0 +1,120 @@
+#include "toolkit/python_probe.hpp"
+
+#include "base/file_text.hpp"
+#include "base/user_errors.hpp"
+#include "process/child_process.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <mutex>
+#include <optional>
+#include <regex>
+
+namespace gpujudge {
+
+namespace {
+
+// Printed by the candidate Python as one JSON object; find_spec looks torch up without importing it.
+constexpr const char* kProbe = R"(
+import importlib.util, json, os, sys, sysconfig
+def version(name):
+    if importlib.util.find_spec(name) is None:
+        return ""
+    try:
+        from importlib.metadata import version as installed
+        return installed(name)
+    except Exception:
+        return "unknown"
+libdir = sysconfig.get_config_var("LIBDIR") or ""
+dirs = [libdir, os.path.join(libdir, sysconfig.get_config_var("MULTIARCH") or "")]
+names = [sysconfig.get_config_var(n) or "" for n in ("INSTSONAME", "LDLIBRARY")]
+found = [os.path.join(d, n) for n in names if ".so" in n for d in dirs if os.path.isfile(os.path.join(d, n))]
+print(json.dumps({"executable": sys.executable, "version": sysconfig.get_python_version(),
+                  "library": found[0] if found else "", "home": sys.base_prefix,
+                  "path": [p for p in sys.path if p], "torch": version("torch"), "triton": version("triton")}))
+)";
+
+std::optional<python_install> probe(const std::string& python) {
+    command_result result;
+    try {
+        result = run_command({python, "-c", kProbe}, std::chrono::seconds(60));
+    } catch (const std::runtime_error&) {
+        return std::nullopt;  // not there
+    }
+    if (result.exit.timed_out || result.exit.signaled || result.exit.code != 0) return std::nullopt;
+    try {
+        const auto json = nlohmann::json::parse(result.output.substr(result.output.find('{')));
+        python_install install;
+        json.at("executable").get_to(install.executable);
+        json.at("version").get_to(install.version);
+        json.at("library").get_to(install.library);
+        json.at("home").get_to(install.home);
+        json.at("path").get_to(install.path);
+        json.at("torch").get_to(install.torch);
+        json.at("triton").get_to(install.triton);
+        return install;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+std::vector<std::string> candidates() {
+    if (const char* chosen = std::getenv("GPUJUDGE_PYTHON"); chosen && *chosen) return {chosen};
+    std::vector<std::string> found;
+    if (auto on_path = find_program("python3")) found.push_back(on_path->string());
+    found.push_back("/usr/bin/python3");
+    return found;
+}
+
+python_install chosen_python() {
+    const auto names = candidates();
+    std::optional<python_install> first;
+    for (const auto& name : names) {
+        auto install = probe(name);
+        if (!first && install) first = install;
+        if (install && !install->torch.empty()) {
+            if (install->library.empty())
+                throw environment_error(fmt::format(
+                    "{} (Python {}) has no shared libpython, which the runner embeds to call solve: use a Python "
+                    "built with --enable-shared (Debian: libpython3-dev), or set GPUJUDGE_PYTHON to one",
+                    install->executable, install->version));
+            return *install;
+        }
+    }
+    throw environment_error(fmt::format(
+        "{} has no torch, which Python solutions need: install PyTorch for it (Debian: python3-torch; pip install "
+        "torch), or set GPUJUDGE_PYTHON to a python3 that has it",
+        first ? fmt::format("{} (Python {})", first->executable, first->version) : names.front()));
+}
+
+}  // namespace
+
+const python_install& find_python() {
+    static std::mutex mutex;
+    static std::optional<python_install> found;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!found) found = chosen_python();
+    return *found;
+}
+
+bool is_python_source(const std::filesystem::path& source) {
+    return source.extension() == ".py";
+}
+
+bool imports_triton(const std::filesystem::path& source) {
+    static const std::regex import(R"((^|\n)[ \t]*(import|from)[ \t]+triton\b)");
+    return std::regex_search(read_file_text(source).value_or(""), import);
+}
+
+void require_python_for(const std::filesystem::path& source) {
+    const python_install& python = find_python();
+    if (imports_triton(source) && python.triton.empty())
+        throw environment_error(fmt::format(
+            "{} imports triton, which {} (Python {}) does not have: install it (pip install triton; it needs an "
+            "NVIDIA GPU), or set GPUJUDGE_PYTHON to a python3 that has it",
+            source.string(), python.executable, python.version));
+}
+
+}  // namespace gpujudge

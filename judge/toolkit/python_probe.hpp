@@ -1,0 +1,32 @@
+#pragma once
+// The Python that judges .py solutions: $GPUJUDGE_PYTHON, else the first of `python3` on PATH and
+// /usr/bin/python3 that has torch. Probed once per process, without importing torch (that alone
+// takes a second or two); what the runner needs to embed it (runner/python_host.hpp).
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace gpujudge {
+
+struct python_install {
+    std::string executable, version;
+    std::string library;            // libpython, a full path
+    std::string home;               // sys.base_prefix
+    std::vector<std::string> path;  // sys.path, without the current folder
+    std::string torch, triton;      // versions; empty when not installed
+};
+
+// Throws environment_error (exit 13) naming what to install when no Python has torch, or the one
+// found has no shared libpython.
+const python_install& find_python();
+
+// Whether `source` is a Python solution (.py).
+bool is_python_source(const std::filesystem::path& source);
+
+// Whether a Python source imports triton (a line `import triton...` or `from triton...`).
+bool imports_triton(const std::filesystem::path& source);
+
+// Throws environment_error when `source` needs what the Python found lacks (triton).
+void require_python_for(const std::filesystem::path& source);
+
+}  // namespace gpujudge
