@@ -1,5 +1,6 @@
 // gpujudge: judges CUDA solutions of reduction exercises against CPU references, offline.
 #include "catalog.hpp"
+#include "cmd_grade.hpp"
 #include "commands.hpp"
 #include "compiler.hpp"
 #include "exit_codes.hpp"
@@ -33,6 +34,8 @@ const command_entry kCommands[] = {
      define_profile},
     {"sanitize", "Run the examples and functional tests under compute-sanitizer: findings at file.cu:line",
      define_sanitize},
+    {"grade", "Judge a class: <dir>/<student>/<problem>.cu on every GPU or through Slurm, into a gradebook",
+     define_grade},
     {"serve", "Serve the web page (problems, editor, Run and Submit, history) on this machine", define_serve},
 };
 
