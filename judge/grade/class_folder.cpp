@@ -41,9 +41,11 @@ class_entry entry_for(const std::filesystem::path& dir, const std::filesystem::p
     std::error_code error;
     if (!std::filesystem::is_regular_file(path, error)) {
         entry.status = grade_status::not_a_source;
+        entry.problem.clear();
         entry.reason = "not a file: submissions are <student>/<problem>.<ext>";
     } else if (std::find(extensions.begin(), extensions.end(), ext) == extensions.end()) {
         entry.status = grade_status::not_a_source;
+        entry.problem.clear();
         entry.reason =
             fmt::format("'{}' is not a source file ({})", path.filename().string(), fmt::join(extensions, ", "));
     } else if (!problems.count(entry.problem)) {

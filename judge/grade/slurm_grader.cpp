@@ -109,7 +109,7 @@ const std::set<std::string> kActiveStates{"PENDING",   "RUNNING",   "CONFIGURING
                                           "SIGNALING", "STAGE_OUT", "REQUEUE_FED",  "RESV_DEL_HOLD"};
 
 // Each task's state as squeue knows it (while Slurm keeps the job), else as sacct does.
-std::map<int, std::string> task_states(const std::string& job_id) {
+std::map<int, std::string> task_states(const std::string& job_id, int tasks) {
     std::map<int, std::string> states;
     const auto parse = [&](const std::string& text, char separator, bool sacct) {
         std::istringstream lines(text);
@@ -130,10 +130,14 @@ std::map<int, std::string> task_states(const std::string& job_id) {
     const auto queue =
         run_command({"squeue", "-h", "-r", "-t", "all", "-j", job_id, "-o", "%K|%T"}, std::chrono::seconds(60));
     if (queue.exit.code == 0 && !queue.exit.signaled) parse(queue.output, '_', false);
-    if (!states.empty()) return states;
+    bool all_known = true;
+    for (int t = 0; t < tasks; ++t) all_known = all_known && states.count(t);
+    if (all_known) return states;  // else sacct, where Slurm keeps accounting, knows how the others ended
     const auto accounting =
         run_command({"sacct", "-n", "-P", "-X", "-j", job_id, "-o", "JobID,State"}, std::chrono::seconds(60));
+    std::map<int, std::string> queued = states;
     if (accounting.exit.code == 0 && !accounting.exit.signaled) parse(accounting.output, '_', true);
+    for (const auto& [task, state] : queued) states[task] = state;  // squeue's word is the newer
     return states;
 }
 
@@ -210,7 +214,7 @@ void follow_job(const std::filesystem::path& job_dir, bool progress_line) {
     const std::string job_id = job_id_of(job_dir);
     const auto start = std::chrono::steady_clock::now();
     for (int silent = 0; silent < 30;) {
-        const auto states = task_states(job_id);
+        const auto states = task_states(job_id, tasks);
         bool active = false, all_done = true;
         for (const auto& [task, state] : states) active = active || kActiveStates.count(state);
         for (int t = 0; t < tasks; ++t) all_done = all_done && std::filesystem::exists(done_marker(job_dir, t));
@@ -227,13 +231,13 @@ int collect_job(const std::filesystem::path& job_dir, gradebook& book) {
     const int tasks = manifest.at("tasks").get<int>();
     const std::vector<grade_job> jobs = jobs_of(manifest);
     const std::string job_id = job_id_of(job_dir);
-    const auto states = task_states(job_id);
+    const auto states = task_states(job_id, tasks);
     int failed = 0;
     for (int t = 0; t < tasks; ++t) {
         std::map<std::string, grade_row> judged;
         if (std::filesystem::exists(task_db(job_dir, t)))
             for (auto& row : gradebook(task_db(job_dir, t)).rows()) judged[row.file] = row;
-        const auto state = states.count(t) ? states.at(t) : "ended without finishing";
+        const std::string state = states.count(t) ? states.at(t) : "left the queue (Slurm keeps no record: cancelled?)";
         for (std::size_t i = static_cast<std::size_t>(t); i < jobs.size(); i += static_cast<std::size_t>(tasks)) {
             const grade_job& job = jobs[i];
             if (judged.count(job.entry.file)) {

@@ -110,11 +110,12 @@ echo "$out"
 echo "$out" | grep -q "2 submissions were in Slurm tasks that failed" || fail "the cancelled task is not reported"
 csv=$run/gradebook.csv
 # Task 1 holds the submissions at positions 1 and 4: bob's and erin's.
-grep -q "^bob,tiny_sum,bob/tiny_sum.cpp,task_failed,.*Slurm task ${job}_1 CANCELLED" "$csv" || fail "bob: $(cat "$csv")"
+# Without accounting (sacct) Slurm forgets a pending task once cancelled: its state is not known.
+grep -q "^bob,tiny_sum,bob/tiny_sum.cpp,task_failed,.*Slurm task ${job}_1 " "$csv" || fail "bob: $(cat "$csv")"
 grep -q "^erin,tiny_sum,erin/tiny_sum.cpp,task_failed," "$csv" || fail "erin: $(cat "$csv")"
 grep -q "^alice,tiny_sum,alice/tiny_sum.cpp,accepted,4,4," "$csv" || fail "alice: $(cat "$csv")"
 grep -q "^carol,tiny_sum,carol/tiny_sum.cpp,runtime_error," "$csv" || fail "carol: $(cat "$csv")"
-grep -q "^fred,tiny_sum,fred/notes.txt,not_a_source," "$csv" || fail "fred's notes: $(cat "$csv")"
+grep -q "^fred,,fred/notes.txt,not_a_source," "$csv" || fail "fred's notes: $(cat "$csv")"
 
 out=$(grade "$class" --out "$run" --slurm --no-bench --retry-failed) || fail "--retry-failed: $out"
 echo "$out"
