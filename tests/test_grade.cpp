@@ -87,7 +87,7 @@ TEST_CASE("csv fields are quoted only when they must be", "[grade]") {
     CHECK(csv_field("two\nlines") == "\"two\nlines\"");
 }
 
-TEST_CASE("grade judges a class on two workers; bad inputs are rows; a rerun judges nothing new", "[grade]") {
+TEST_CASE("grade judges a class on two workers, bad inputs are rows, a rerun judges nothing new", "[grade]") {
     class_folder cls("grade_class");
     cls.hand_in("alice", "tiny_sum.cpp", "correct");
     cls.hand_in("bob", "tiny_sum.cpp", "off_by_one");

@@ -109,7 +109,7 @@ void print_stats(const grade_stats& stats) {
                busy);
 }
 
-int collect(cli_context& context, const std::filesystem::path& run) {
+int collect(const std::filesystem::path& run) {
     const auto job = latest_job(run);
     if (!job) throw usage_error(fmt::format("{}: no Slurm job of a grade to collect", run.string()));
     follow_job(*job, isatty(STDERR_FILENO));
@@ -118,12 +118,11 @@ int collect(cli_context& context, const std::filesystem::path& run) {
         fmt::print("{} submissions were in Slurm tasks that failed: gpujudge grade <dir> --slurm --retry-failed\n",
                    failed);
     report(run, book);
-    (void)context;
     return exit_accepted;
 }
 
-int grade_on_slurm(cli_context& context, grade_options& opts, const std::filesystem::path& run, const grade_plan& plan,
-                   gradebook& book) {
+int grade_on_slurm(cli_context& context, grade_options& opts, const std::filesystem::path& run,
+                   const grade_plan& plan) {
     opts.cluster.gpu_per_task = context.judge.runner.backend == runner_backend::device;
     opts.cluster.timed = !opts.no_bench;
     opts.cluster.task_command = task_command(context);
@@ -133,8 +132,7 @@ int grade_on_slurm(cli_context& context, grade_options& opts, const std::filesys
         fmt::print("collect the results with: gpujudge grade --collect {}\n", run.string());
         return exit_accepted;
     }
-    (void)book;
-    return collect(context, run);
+    return collect(run);
 }
 
 int grade(cli_context& context, grade_options& opts) {
@@ -157,7 +155,7 @@ int grade(cli_context& context, grade_options& opts) {
     const grade_plan plan = plan_grade(request, book);
     fmt::print("{} to judge, {} unchanged, {} judged under another name, {} not submissions\n", plan.jobs.size(),
                plan.unchanged, plan.reused, plan.not_submissions);
-    if (opts.slurm && !plan.jobs.empty()) return grade_on_slurm(context, opts, run, plan, book);
+    if (opts.slurm && !plan.jobs.empty()) return grade_on_slurm(context, opts, run, plan);
     local.per_worker_device = local.gpus.size() > 1;
     if (!host && local.gpus.size() == 1 && opts.gpus != "all")
         setenv("CUDA_VISIBLE_DEVICES", local.gpus.front().c_str(), 1);  // before any thread or runner starts
@@ -197,7 +195,7 @@ command_action define_grade(CLI::App& command) {
             run_task(opts->task, context.judge);
             return static_cast<int>(exit_accepted);
         }
-        if (!opts->collect.empty()) return collect(context, std::filesystem::absolute(opts->collect));
+        if (!opts->collect.empty()) return collect(std::filesystem::absolute(opts->collect));
         return grade(context, *opts);
     };
 }
