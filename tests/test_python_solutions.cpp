@@ -2,6 +2,7 @@
 // host buffers, through the same runner, sandbox and harness as CUDA. Its own executable: without
 // a Python that has torch it exits 77, which CTest reports as skipped.
 #include "base/exit_codes.hpp"
+#include "base/temp_dir.hpp"
 #include "cli_test_support.hpp"
 #include "toolkit/python_probe.hpp"
 
@@ -9,6 +10,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 
 using namespace gpujudge;
 
@@ -86,4 +89,21 @@ int main(int argc, char* argv[]) {
         return 77;
     }
     return Catch::Session().run(argc, argv);
+}
+
+TEST_CASE("the call that compiles first answers nothing of the judged call", "[python]") {
+    const auto result = judge_python("run", "remembers_first_call.py");
+    CHECK(result.exit.code == exit_code_for(verdict::time_limit_exceeded));
+}
+
+TEST_CASE("finding the Python runs nothing of the learner's folder", "[python]") {
+    // The probe is `python -c`: without -I, a json.py in the working folder would run, unsandboxed.
+    const temp_dir folder("learner");
+    const auto marker = folder.path() / "ran";
+    std::ofstream(folder.path() / "json.py") << "open(" << marker << ", 'w').write('outside the sandbox')\n";
+    const auto result =
+        gpujudge_env({"-C", folder.path().string()}, {"--color", "never", "--home", kFixtures, "--backend", "host",
+                                                      "run", "tiny_sum", kFixtures + "/python_solutions/correct.py"});
+    CHECK(result.exit.code == exit_accepted);
+    CHECK_FALSE(std::filesystem::exists(marker));
 }

@@ -2,6 +2,7 @@
 #include "base/exit_codes.hpp"
 #include "base/user_errors.hpp"
 #include "catalog/catalog.hpp"
+#include "cli/cmd_grade.hpp"
 #include "cli/commands.hpp"
 #include "compile/compiler.hpp"
 #include "history/database.hpp"
@@ -33,6 +34,8 @@ const command_entry kCommands[] = {
      define_profile},
     {"sanitize", "Run the examples and functional tests under compute-sanitizer: findings at file.cu:line",
      define_sanitize},
+    {"grade", "Judge a class: <dir>/<student>/<problem>.cu on every GPU or through Slurm, into a gradebook",
+     define_grade},
     {"serve", "Serve the web page (problems, editor, Run and Submit, history) on this machine", define_serve},
 };
 

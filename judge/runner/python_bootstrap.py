@@ -8,6 +8,7 @@ import json
 import linecache
 import os
 import sys
+import tokenize
 import traceback
 import types
 
@@ -41,12 +42,16 @@ def _signature(params):
 
 
 def _import(source_path, shown):
-    with open(source_path, encoding="utf-8") as file:
-        source = file.read()
+    with open(source_path, "rb") as file:
+        raw = file.read()
+    # Bytes to compile(): it honours a coding line and a byte-order mark, as Python does.
+    with open(source_path, "rb") as file:
+        encoding, _ = tokenize.detect_encoding(file.readline)
+    source = raw.decode(encoding, "replace")
     # Tracebacks, inspect and Triton's @jit read the source by the learner's path, unseen here.
     linecache.cache[shown] = (len(source), None, source.splitlines(True), shown)
     try:
-        code = compile(source, shown, "exec")
+        code = compile(raw, shown, "exec")
     except SyntaxError as error:
         raise _Rejected("{}:{}: SyntaxError: {}\n  {}".format(shown, error.lineno, error.msg,
                                                                 (error.text or "").strip()))

@@ -140,6 +140,7 @@ struct runner_session::job_end {
     int test = -1;  // the test in progress, -1 between tests
     bool in_call = false;
     bool compiling = false;  // in a first call that compiles (see event::compiling)
+    bool checking = false;   // between a call's return and its outputs
     double job_limit_s = 0;
     child_exit exit;
     std::string message;
@@ -276,9 +277,16 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
         if (kind == event::begin) end.test = body.at("test").get<int>();
         if (kind == event::call) end.in_call = true;
         if (kind == event::compiling) end.compiling = true;
+        // From a call's return to its outputs the runner only checks and ships them: a runner still
+        // busy there is doing solve's work (a fault handler, a thread), bounded like the call.
+        end.checking = (kind == event::returned && end.in_call) ||
+                       (end.checking && kind != event::outputs && kind != event::result && kind != event::begin);
         if (kind == event::returned) end.in_call = end.compiling = false;
         if (kind == event::result) end.test = -1;
-        const double gap_s = end.in_call ? call_limit_s : end.compiling ? kCompileCallLimitS : idle_limit_s;
+        const double gap_s = end.in_call     ? call_limit_s
+                             : end.checking  ? call_limit_s + post_call_allowance_ms() / 1000
+                             : end.compiling ? kCompileCallLimitS
+                                             : idle_limit_s;
         deadline = std::min(after(gap_s), job_deadline);
         if (kind == event::done) return end;
         if (kind == event::fatal) {
@@ -436,7 +444,31 @@ struct runner_session::call_checks {
     // to this call's outputs (the judge's own comparing stays out).
     std::map<int, std::vector<double>> cycles_ms;
     std::map<int, std::chrono::steady_clock::time_point> last_ack;
+    // When each test's latest call began, and the limit from there to its outputs (0: none).
+    std::map<int, std::chrono::steady_clock::time_point> called;
+    double limit_ms = 0;
 };
+
+double runner_session::post_call_allowance_ms() const {
+    // Checking guards and const inputs, and copying the outputs into the window: 1 GB/s at least.
+    return 500 + static_cast<double>(largest_outputs_bytes(spec_)) / 1e6;
+}
+
+// The time from the call to its outputs on the judge's clock, against the time limit: what the
+// runner reports of a call's time is not believed, and work moved past solve's return still counts.
+void runner_session::check_call_time(int test, call_checks& checks) const {
+    const auto called = checks.called.find(test);
+    if (checks.limit_ms <= 0 || called == checks.called.end() || checks.failures.count(test)) return;
+    const double took_ms = std::chrono::duration<double, std::milli>(clock::now() - called->second).count();
+    if (took_ms <= checks.limit_ms + post_call_allowance_ms()) return;
+    call_outcome outcome;
+    outcome.result = verdict::time_limit_exceeded;
+    outcome.message = fmt::format(
+        "solve's call took {:.0f} ms from its start to its outputs on the judge's clock, over the time limit of "
+        "{:g} ms",
+        took_ms, checks.limit_ms);
+    checks.failures.emplace(test, std::move(outcome));
+}
 
 bool runner_session::check_outputs(int test, const named_arrays& expected, const std::string& where, bool stop,
                                    call_checks& checks) {
@@ -445,6 +477,7 @@ bool runner_session::check_outputs(int test, const named_arrays& expected, const
         checks.cycles_ms[test].push_back(
             std::chrono::duration<double, std::milli>(clock::now() - acked->second).count());
     ++checks.calls[test];
+    check_call_time(test, checks);
     named_arrays got = process_->outputs().read(spec_, scalars);  // a copy: the runner may write on
     const bool passed = passes_as(spec_, scalars, expected, got);
     if (!passed && !checks.failures.count(test)) {
@@ -502,11 +535,13 @@ bool runner_session::judge_calls(const char* kind, const nlohmann::json& body, c
     const double job_limit_s =
         static_cast<double>(expected.size()) * (settings_.harness_limit_s + calls_per_test * call_limit_s());
     call_checks checks;
+    checks.limit_ms = wall_limit_ms < 1e100 ? wall_limit_ms : 0;  // a profiled call has none
     bool believable = true;
     const job_end end = run_job(
         job_line(kind, body),
         [&](const nlohmann::json& message) {
             announce(message, reports, stage);
+            if (is_event(message, event::call)) checks.called[test_of(message)] = clock::now();
             if (is_event(message, event::outputs)) {
                 const auto found = expected.find(test_of(message));
                 if (found == expected.end()) {  // outputs of a test not asked for
@@ -592,6 +627,7 @@ double runner_session::time_job_limit_s(const time_job& job) const {
 bool runner_session::time(const time_job& job, const expected_by_data_set& expected,
                           std::vector<test_report>& reports) {
     call_checks checks;
+    checks.limit_ms = time_limit_ms();
     std::map<int, unrepeated_draws> draws;  // the runner's order, drawn again from the same seed
     for (const auto& test : job.tests) draws.emplace(test.test, data_set_order(job.order_seed, test.data_sets.size()));
     bool believable = true;
@@ -599,6 +635,7 @@ bool runner_session::time(const time_job& job, const expected_by_data_set& expec
         job_line(job::time, job),
         [&](const nlohmann::json& message) {
             announce(message, reports, progress_step::stage::timing);
+            if (is_event(message, event::call)) checks.called[test_of(message)] = clock::now();
             if (is_event(message, event::outputs)) {
                 const int test = test_of(message);
                 const auto sets = expected.find(test);

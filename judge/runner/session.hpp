@@ -128,6 +128,8 @@ private:
     // A line to the runner; one it does not take in time kills it (see job_end::how::deaf).
     bool send(const nlohmann::json& line);
     double time_job_limit_s(const time_job& job) const;  // the longest an honest time job takes
+    double post_call_allowance_ms() const;  // the runner's own work between a call's return and its outputs
+    void check_call_time(int test, call_checks& checks) const;
     void acknowledge(bool go);
     bool record_end(const job_end& end, std::vector<test_report>& reports);
     void announce(const nlohmann::json& message, const std::vector<test_report>& reports,

@@ -33,13 +33,16 @@ names = [sysconfig.get_config_var(n) or "" for n in ("INSTSONAME", "LDLIBRARY")]
 found = [os.path.join(d, n) for n in names if ".so" in n for d in dirs if os.path.isfile(os.path.join(d, n))]
 print(json.dumps({"executable": sys.executable, "version": sysconfig.get_python_version(),
                   "library": found[0] if found else "", "home": sys.base_prefix,
-                  "path": [p for p in sys.path if p], "torch": version("torch"), "triton": version("triton")}))
+                  "path": [p for p in sys.path if p and p != "."], "torch": version("torch"),
+                  "triton": version("triton")}))
 )";
 
 std::optional<python_install> probe(const std::string& python) {
     command_result result;
     try {
-        result = run_command({python, "-c", kProbe}, std::chrono::seconds(60));
+        // -I: the current folder (a learner's json.py) is not on sys.path, PYTHON* variables are
+        // ignored: nothing of the learner's runs here, outside the sandbox.
+        result = run_command({python, "-I", "-c", kProbe}, std::chrono::seconds(60));
     } catch (const std::runtime_error&) {
         return std::nullopt;  // not there
     }

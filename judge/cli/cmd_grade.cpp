@@ -1,0 +1,203 @@
+// `gpujudge grade`: a class's submissions judged on this machine's GPUs or through Slurm, into the
+// run folder's gradebook (CSV, JSON), leaderboard.md and summary.md.
+#include "cli/cmd_grade.hpp"
+#include "base/exit_codes.hpp"
+#include "base/user_errors.hpp"
+#include "cli/commands.hpp"
+#include "grade/grade_plan.hpp"
+#include "grade/grade_reports.hpp"
+#include "grade/slurm_grader.hpp"
+#include "process/child_process.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <sstream>
+
+namespace gpujudge {
+
+namespace {
+
+struct grade_options {
+    std::string class_dir;
+    std::string out;
+    std::string gpus = "all";
+    bool rejudge = false;
+    bool retry_failed = false;
+    bool no_bench = false;
+    bool slurm = false;
+    slurm_settings cluster;
+    bool no_wait = false;
+    std::string collect;
+    std::string task;
+};
+
+std::vector<std::string> split(const std::string& text, char separator) {
+    std::vector<std::string> parts;
+    std::istringstream in(text);
+    for (std::string part; std::getline(in, part, separator);)
+        if (!part.empty()) parts.push_back(part);
+    return parts;
+}
+
+// The GPUs nvidia-smi lists, index → name; none without it.
+std::map<std::string, std::string> listed_gpus() {
+    std::map<std::string, std::string> gpus;
+    if (!find_program("nvidia-smi")) return gpus;
+    const auto listed =
+        run_command({"nvidia-smi", "--query-gpu=index,name", "--format=csv,noheader"}, std::chrono::seconds(60));
+    if (listed.exit.code != 0) return gpus;
+    std::istringstream lines(listed.output);
+    for (std::string line; std::getline(lines, line);) {
+        const auto comma = line.find(", ");
+        if (comma != std::string::npos) gpus[line.substr(0, comma)] = line.substr(comma + 2);
+    }
+    return gpus;
+}
+
+// One worker per GPU named (CUDA_VISIBLE_DEVICES' numbering), or per GPU there is for "all".
+std::vector<std::string> worker_gpus(const std::string& wanted, bool host) {
+    if (wanted != "all") {
+        const auto named = split(wanted, ',');
+        if (named.empty()) throw usage_error("--gpus: 'all' or GPU numbers, comma-separated (0,1)");
+        return named;
+    }
+    if (host) return {"0"};
+    if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"); visible && *visible) return split(visible, ',');
+    std::vector<std::string> all;
+    for (const auto& [index, name] : listed_gpus()) all.push_back(index);
+    return all.empty() ? std::vector<std::string>{"0"} : all;
+}
+
+std::filesystem::path run_folder(const grade_options& opts) {
+    if (!opts.out.empty()) return std::filesystem::absolute(opts.out);
+    auto dir = std::filesystem::absolute(opts.class_dir).lexically_normal();
+    if (!dir.has_filename()) dir = dir.parent_path();
+    return dir.parent_path() / (dir.filename().string() + "-grade");
+}
+
+// gpujudge as the tasks run it: this binary, with the options that decide the judging.
+std::vector<std::string> task_command(const cli_context& context) {
+    std::error_code error;
+    auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+    std::vector<std::string> argv{self.string(),
+                                  "--color",
+                                  "never",
+                                  "--home",
+                                  std::filesystem::absolute(context.judge.home).string(),
+                                  "--backend",
+                                  context.judge.runner.backend == runner_backend::host ? "host" : "device"};
+    if (!context.judge.runner.sandbox) argv.push_back("--no-sandbox");
+    return argv;
+}
+
+void report(const std::filesystem::path& run, gradebook& book) {
+    const auto rows = book.rows();
+    write_grade_reports(run, rows);
+    fmt::print("{}\ngradebook: {}/gradebook.csv (and .json), leaderboard: {}/leaderboard.md\n", summary_markdown(rows),
+               run.string(), run.string());
+}
+
+void print_stats(const grade_stats& stats) {
+    if (!stats.judged) return;
+    std::string busy;
+    for (std::size_t w = 0; w < stats.worker_busy_s.size(); ++w)
+        busy += fmt::format(" gpu{} {:.0f}%", w, stats.wall_s > 0 ? 100 * stats.worker_busy_s[w] / stats.wall_s : 0);
+    fmt::print("judged {} in {}: {:.1f}/min; compiles {:.1f} s over the cores; workers busy:{}\n", stats.judged,
+               short_duration(stats.wall_s), stats.wall_s > 0 ? stats.judged * 60 / stats.wall_s : 0, stats.compile_s,
+               busy);
+}
+
+int collect(const std::filesystem::path& run) {
+    const auto job = latest_job(run);
+    if (!job) throw usage_error(fmt::format("{}: no Slurm job of a grade to collect", run.string()));
+    follow_job(*job, isatty(STDERR_FILENO));
+    gradebook book(run / "gradebook.db");
+    if (const int failed = collect_job(*job, book))
+        fmt::print("{} submissions were in Slurm tasks that failed: gpujudge grade <dir> --slurm --retry-failed\n",
+                   failed);
+    report(run, book);
+    return exit_accepted;
+}
+
+int grade_on_slurm(cli_context& context, grade_options& opts, const std::filesystem::path& run,
+                   const grade_plan& plan) {
+    opts.cluster.gpu_per_task = context.judge.runner.backend == runner_backend::device;
+    opts.cluster.timed = !opts.no_bench;
+    opts.cluster.task_command = task_command(context);
+    const auto job = submit_array(run, plan.jobs, opts.cluster);
+    fmt::print("submitted {} submissions as Slurm job array {} ({})\n", plan.jobs.size(), job_id_of(job), job.string());
+    if (opts.no_wait) {
+        fmt::print("collect the results with: gpujudge grade --collect {}\n", run.string());
+        return exit_accepted;
+    }
+    return collect(run);
+}
+
+int grade(cli_context& context, grade_options& opts) {
+    if (opts.class_dir.empty()) throw usage_error("grade: the class folder is required (<dir>/<student>/<problem>.cu)");
+    if (!opts.slurm && !opts.cluster.extra.empty())
+        throw usage_error(fmt::format("grade: '{}': sbatch options only go with --slurm", opts.cluster.extra.front()));
+    const bool host = context.judge.runner.backend == runner_backend::host;
+    const auto run = run_folder(opts);
+    gradebook book(run / "gradebook.db");
+    local_settings local;
+    local.gpus = worker_gpus(opts.gpus, host);
+    plan_request request{opts.class_dir, run, context.judge.home, host, opts.rejudge, opts.retry_failed, {}};
+    const auto names = listed_gpus();
+    if (host) request.gpus = {"host"};
+    for (const auto& gpu : local.gpus) {
+        const std::string name = host ? "host" : names.count(gpu) ? names.at(gpu) : "";
+        local.gpu_names.push_back(name);
+        if (!opts.slurm && !name.empty()) request.gpus.insert(name);
+    }
+    const grade_plan plan = plan_grade(request, book);
+    fmt::print("{} to judge, {} unchanged, {} judged under another name, {} not submissions\n", plan.jobs.size(),
+               plan.unchanged, plan.reused, plan.not_submissions);
+    if (opts.slurm && !plan.jobs.empty()) return grade_on_slurm(context, opts, run, plan);
+    local.per_worker_device = local.gpus.size() > 1;
+    if (!host && local.gpus.size() == 1 && opts.gpus != "all")
+        setenv("CUDA_VISIBLE_DEVICES", local.gpus.front().c_str(), 1);  // before any thread or runner starts
+    local.timed = !opts.no_bench;
+    local.progress_line = isatty(STDERR_FILENO);
+    local.judge_history = run / "judge.db";
+    const grade_stats stats =
+        grade_locally(plan.jobs, plan.specs, context.judge, local, [&](const grade_row& row) { book.store(row); });
+    print_stats(stats);
+    report(run, book);
+    return exit_accepted;
+}
+
+}  // namespace
+
+command_action define_grade(CLI::App& command) {
+    auto opts = std::make_shared<grade_options>();
+    command.add_option("dir", opts->class_dir, "The class folder: <dir>/<student>/<problem>.cu (or .py)");
+    command.add_option("--out", opts->out, "The run folder: gradebook, leaderboard, summary (default: <dir>-grade)");
+    command.add_option("--gpus", opts->gpus, "GPUs to judge on, a worker each: all, or numbers such as 0,1");
+    command.add_flag("--rejudge", opts->rejudge, "Judge every submission again, even those judged before");
+    command.add_flag("--retry-failed", opts->retry_failed,
+                     "Judge only the submissions a failed Slurm task (or the judge) left unjudged");
+    command.add_flag("--no-bench", opts->no_bench, "Judge the tests only: no timed runs, no leaderboard times");
+    command.add_flag("--slurm", opts->slurm, "Judge through Slurm: one job array (sbatch --array)");
+    command.add_option("--partition", opts->cluster.partition, "Slurm partition (with --slurm)");
+    command.add_option("--time", opts->cluster.time, "Slurm time limit per task (with --slurm)");
+    command.add_option("--account", opts->cluster.account, "Slurm account (with --slurm)");
+    command.add_option("--tasks", opts->cluster.tasks, "Tasks of the job array (default: one per 8 submissions)")
+        ->check(CLI::PositiveNumber);
+    command.add_flag("--no-wait", opts->no_wait, "Submit the job array and return (then: grade --collect <run>)");
+    command.add_option("--collect", opts->collect, "Wait for a run's Slurm job and merge it into its gradebook");
+    command.add_option("--task", opts->task, "(inside a Slurm task) judge this task's slice of a manifest")->group("");
+    command.add_option("sbatch_args", opts->cluster.extra, "After --: more options for sbatch");
+    return [opts](cli_context& context) {
+        if (!opts->task.empty()) {
+            run_task(opts->task, context.judge);
+            return static_cast<int>(exit_accepted);
+        }
+        if (!opts->collect.empty()) return collect(std::filesystem::absolute(opts->collect));
+        return grade(context, *opts);
+    };
+}
+
+}  // namespace gpujudge

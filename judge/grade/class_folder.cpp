@@ -1,0 +1,88 @@
+#include "grade/class_folder.hpp"
+
+#include "base/user_errors.hpp"
+#include "grade/gradebook.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace gpujudge {
+
+namespace {
+
+bool hidden(const std::filesystem::path& path) {
+    const std::string name = path.filename().string();
+    return name.empty() || name.front() == '.';
+}
+
+// The visible entries of a folder, sorted by name; none when it cannot be read (it disappeared).
+std::vector<std::filesystem::path> listing(const std::filesystem::path& dir, const std::filesystem::path& skip) {
+    std::vector<std::filesystem::path> found;
+    std::error_code error;
+    for (std::filesystem::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+        std::error_code same_error;
+        if (hidden(it->path()) || (!skip.empty() && std::filesystem::equivalent(it->path(), skip, same_error)))
+            continue;
+        found.push_back(it->path());
+    }
+    std::sort(found.begin(), found.end());
+    return found;
+}
+
+class_entry entry_for(const std::filesystem::path& dir, const std::filesystem::path& path, const std::string& student,
+                      const std::set<std::string>& problems, const std::vector<std::string>& extensions) {
+    class_entry entry;
+    entry.file = path.lexically_relative(dir).string();
+    entry.student = student;
+    entry.problem = path.stem().string();
+    entry.path = path;
+    const std::string ext = path.extension().string();
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(path, error)) {
+        entry.status = grade_status::not_a_source;
+        entry.problem.clear();
+        entry.reason = "not a file: submissions are <student>/<problem>.<ext>";
+    } else if (std::find(extensions.begin(), extensions.end(), ext) == extensions.end()) {
+        entry.status = grade_status::not_a_source;
+        entry.problem.clear();
+        entry.reason =
+            fmt::format("'{}' is not a source file ({})", path.filename().string(), fmt::join(extensions, ", "));
+    } else if (!problems.count(entry.problem)) {
+        entry.status = grade_status::unknown_problem;
+        entry.reason = fmt::format("no problem named '{}' (see gpujudge list)", entry.problem);
+    }
+    return entry;
+}
+
+}  // namespace
+
+std::vector<std::string> source_extensions(bool host_backend) {
+    if (host_backend) return {".cpp"};
+    return {".cu", ".py"};
+}
+
+std::vector<class_entry> scan_class(const std::filesystem::path& dir, const std::set<std::string>& problems,
+                                    bool host_backend, const std::filesystem::path& skip) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(dir, error))
+        throw usage_error(fmt::format("{}: not a folder of student folders", dir.string()));
+    const auto extensions = source_extensions(host_backend);
+    std::vector<class_entry> entries;
+    for (const auto& student_dir : listing(dir, skip)) {
+        const std::string student = student_dir.filename().string();
+        if (!std::filesystem::is_directory(student_dir, error)) {
+            entries.push_back(
+                {student, student, "", student_dir, grade_status::not_a_source, "a file outside any student folder"});
+            continue;
+        }
+        const auto files = listing(student_dir, {});
+        if (files.empty())
+            entries.push_back({student + "/", student, "", student_dir, grade_status::empty_folder,
+                               "the student folder holds no submission"});
+        for (const auto& file : files) entries.push_back(entry_for(dir, file, student, problems, extensions));
+    }
+    return entries;
+}
+
+}  // namespace gpujudge

@@ -1,0 +1,119 @@
+#include "grade/grade_plan.hpp"
+
+#include "base/content_hash.hpp"
+#include "catalog/catalog.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace gpujudge {
+
+namespace {
+
+std::set<std::string> problem_slugs(const std::filesystem::path& home) {
+    std::set<std::string> slugs;
+    for (const auto& dir : list_problems(home)) slugs.insert(dir.filename().string());
+    return slugs;
+}
+
+grade_row bare_row(const class_entry& entry) {
+    grade_row row;
+    row.file = entry.file;
+    row.student = entry.student;
+    row.problem = entry.problem;
+    row.status = entry.status;
+    row.reason = entry.reason;
+    row.judged_at = utc_now();
+    return row;
+}
+
+// The problem's spec, loaded once; a problem that cannot load fails its rows, not the grade.
+const problem_spec* spec_of(const plan_request& request, const std::string& slug, grade_plan& plan,
+                            std::map<std::string, std::string>& refused) {
+    if (plan.specs.count(slug)) return &plan.specs.at(slug);
+    if (refused.count(slug)) return nullptr;
+    try {
+        return &plan.specs.emplace(slug, load_problem(resolve_problem(request.home, slug))).first->second;
+    } catch (const std::exception& error) {
+        refused[slug] = error.what();
+        return nullptr;
+    }
+}
+
+std::optional<grade_row> judged_before(const gradebook& book, const plan_request& request, const grade_job& job) {
+    std::set<std::string> gpus = request.gpus;
+    if (gpus.empty())
+        for (const auto& gpu : book.gpus()) gpus.insert(gpu);
+    for (const auto& gpu : gpus)
+        if (auto row = book.judged_like(job.source_hash, job.spec_hash, gpu)) return row;
+    return std::nullopt;
+}
+
+// Decides one submission: to judge, unchanged, or reused from an identical source.
+void plan_submission(const plan_request& request, gradebook& book, grade_job job, grade_plan& plan) {
+    const auto mine = book.row(job.entry.file);
+    if (request.retry_failed) {
+        if (mine && (mine->status == grade_status::task_failed || mine->status == grade_status::judge_error))
+            plan.jobs.push_back(std::move(job));
+        return;
+    }
+    const auto before = request.rejudge ? std::nullopt : judged_before(book, request, job);
+    if (!before) {
+        plan.jobs.push_back(std::move(job));
+        return;
+    }
+    if (mine && mine->source_hash == job.source_hash && mine->spec_hash == job.spec_hash &&
+        judged_status(mine->status)) {
+        ++plan.unchanged;
+        return;
+    }
+    grade_row row = *before;  // the same bytes under another name: the same judgement
+    row.file = job.entry.file;
+    row.student = job.entry.student;
+    row.problem = job.entry.problem;
+    book.store(row);
+    ++plan.reused;
+}
+
+}  // namespace
+
+std::string problem_files_hash(const std::filesystem::path& problem_dir) {
+    std::vector<std::filesystem::path> files;
+    std::error_code error;
+    for (std::filesystem::recursive_directory_iterator it(problem_dir, error), end; !error && it != end;
+         it.increment(error))
+        if (it->is_regular_file()) files.push_back(it->path());
+    std::sort(files.begin(), files.end());
+    std::vector<std::string> parts;
+    for (const auto& file : files) {
+        parts.push_back(file.lexically_relative(problem_dir).string());
+        parts.push_back(file_hash(file));
+    }
+    return content_hash(parts);
+}
+
+grade_plan plan_grade(const plan_request& request, gradebook& book) {
+    grade_plan plan;
+    std::map<std::string, std::string> refused;
+    for (auto& entry :
+         scan_class(request.class_dir, problem_slugs(request.home), request.host_backend, request.run_dir)) {
+        if (!entry.status.empty()) {
+            ++plan.not_submissions;
+            if (!request.retry_failed) book.store(bare_row(entry));
+            continue;
+        }
+        const problem_spec* spec = spec_of(request, entry.problem, plan, refused);
+        grade_job job{entry, file_hash(entry.path), spec ? problem_files_hash(spec->dir) : ""};
+        if (!spec || job.source_hash.empty()) {
+            entry.status = spec ? grade_status::unreadable : grade_status::judge_error;
+            entry.reason = spec ? "the file cannot be read" : refused.at(entry.problem);
+            if (!request.retry_failed) book.store(bare_row(entry));
+            continue;
+        }
+        plan_submission(request, book, std::move(job), plan);
+    }
+    return plan;
+}
+
+}  // namespace gpujudge

@@ -1,0 +1,295 @@
+#include "grade/local_grader.hpp"
+
+#include "base/content_hash.hpp"
+#include "bench/timing.hpp"
+#include "judging/modes.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+namespace gpujudge {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double since(clock_type::time_point start) {
+    return std::chrono::duration<double>(clock_type::now() - start).count();
+}
+
+struct compiled_job {
+    std::size_t index = 0;
+    std::optional<compile_result> compile;  // none: the compile itself threw (see failure)
+    std::string failure;
+};
+
+// Compiled submissions waiting for a GPU, in the order their compiles finished.
+class ready_queue {
+public:
+    void push(compiled_job job) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            jobs_.push_back(std::move(job));
+        }
+        ready_.notify_one();
+    }
+    void close() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            closed_ = true;
+        }
+        ready_.notify_all();
+    }
+    std::optional<compiled_job> pop() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        ready_.wait(lock, [&] { return closed_ || !jobs_.empty(); });
+        if (jobs_.empty()) return std::nullopt;
+        compiled_job job = std::move(jobs_.front());
+        jobs_.pop_front();
+        return job;
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable ready_;
+    std::deque<compiled_job> jobs_;
+    bool closed_ = false;
+};
+
+// The one progress line: done/total, rate, ETA, and what each GPU is on.
+class progress_display {
+public:
+    progress_display(bool shown, std::size_t total, std::size_t workers)
+        : shown_(shown), total_(total), current_(workers, "idle") {}
+    void working(std::size_t worker, const std::string& what) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        current_[worker] = what;
+        print();
+    }
+    void finished(std::size_t worker) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ++done_;
+        current_[worker] = "idle";
+        print();
+    }
+    ~progress_display() {
+        if (shown_ && total_) fmt::print(stderr, "\n");
+    }
+
+private:
+    void print() {
+        if (!shown_) return;
+        const double minutes = since(start_) / 60;
+        const double rate = minutes > 0 ? done_ / minutes : 0;
+        std::string line = fmt::format("grade: {}/{} · {:.1f}/min", done_, total_, rate);
+        if (rate > 0 && done_ < total_) line += " · ETA " + short_duration((total_ - done_) / rate * 60);
+        for (std::size_t i = 0; i < current_.size(); ++i) line += fmt::format(" · gpu{}: {}", i, current_[i]);
+        fmt::print(stderr, "\r\033[K{}", line);
+        std::fflush(stderr);
+    }
+    bool shown_;
+    std::size_t total_;
+    std::size_t done_ = 0;
+    std::vector<std::string> current_;
+    std::mutex mutex_;
+    clock_type::time_point start_ = clock_type::now();
+};
+
+// nvcc's architecture: the one the judge last saw (submission.cpp keeps it in the cache), else its
+// default; a wrong guess costs the worker one more compile, never a wrong library.
+compiler_settings precompile_settings(const judge_context& base) {
+    compiler_settings settings = base.compiler;
+    std::ifstream file(settings.cache_dir / "last-arch");
+    std::string arch;
+    if (file >> arch && !arch.empty()) settings.arch = arch;
+    return settings;
+}
+
+compiled_job compile_one(std::size_t index, const grade_job& job, const problem_spec& spec,
+                         const compiler_settings& compiler, bool host_backend) {
+    compiled_job done;
+    done.index = index;
+    try {
+        done.compile = host_backend ? compile_host(spec, job.entry.path, "solve", compiler)
+                                    : compile_solution(spec, job.entry.path, compiler);
+    } catch (const std::exception& error) {
+        done.failure = error.what();
+    }
+    return done;
+}
+
+std::string first_line(const std::string& text) {
+    const auto end = text.find('\n');
+    return text.substr(0, end);
+}
+
+// A row for what never reached judge_submission: a compile error, a vanished file, a failed compile.
+grade_row early_row(const grade_job& job, const problem_spec& spec, const std::string& status,
+                    const std::string& reason) {
+    grade_row row;
+    row.file = job.entry.file;
+    row.student = job.entry.student;
+    row.problem = job.entry.problem;
+    row.status = status;
+    row.total = static_cast<int>(spec.tests.size());
+    row.source_hash = job.source_hash;
+    row.spec_hash = job.spec_hash;
+    row.judged_at = utc_now();
+    row.reason = reason;
+    return row;
+}
+
+struct worker_setup {
+    const std::vector<grade_job>& jobs;
+    const std::map<std::string, problem_spec>& specs;
+    const local_settings& settings;
+    const row_sink& sink;
+    ready_queue& queue;
+    progress_display& progress;
+};
+
+grade_row judged_row(const compiled_job& item, const worker_setup& setup, judge_context& context, double& busy_s);
+
+// Judges one compiled job; the row says what became of it, whatever that was, on which GPU.
+grade_row judge_one(const compiled_job& item, const worker_setup& setup, judge_context& context, double& busy_s,
+                    std::string& gpu) {
+    grade_row row = judged_row(item, setup, context, busy_s);
+    if (row.gpu.empty())
+        row.gpu = gpu;
+    else
+        gpu = row.gpu;
+    return row;
+}
+
+grade_row judged_row(const compiled_job& item, const worker_setup& setup, judge_context& context, double& busy_s) {
+    const grade_job& job = setup.jobs[item.index];
+    const problem_spec& spec = setup.specs.at(job.entry.problem);
+    const bool host = context.runner.backend == runner_backend::host;
+    if (!item.compile) return early_row(job, spec, grade_status::judge_error, item.failure);
+    if (!item.compile->ok) return early_row(job, spec, "compile_error", first_line(item.compile->diagnostics));
+    if (file_hash(job.entry.path) != job.source_hash)  // gone, unreadable or rewritten since the scan
+        return early_row(job, spec, grade_status::unreadable, "the file changed or disappeared during the grade");
+    const auto start = clock_type::now();
+    try {
+        judge_options options = submit_options(spec, {}, setup.settings.timed);
+        options.keep_attempt = false;  // a student's attempt is not the grader's
+        options.origin = "grade";
+        const judgement result = judge_submission(spec, job.entry.path, options, context);
+        busy_s += since(start);
+        grade_row row = row_of(job, spec, result, host);
+        row.wall_s = since(start);
+        return row;
+    } catch (const std::exception& error) {
+        busy_s += since(start);
+        return early_row(job, spec, grade_status::judge_error, error.what());
+    }
+}
+
+void run_worker(std::size_t worker, const worker_setup& setup, const judge_context& base, double& busy_s) {
+    judge_context context = base;
+    context.timings = {};
+    context.progress = {};
+    context.results = nullptr;
+    std::optional<history> own;
+    if (!setup.settings.judge_history.empty()) {
+        try {
+            own.emplace(setup.settings.judge_history);
+            context.results = &*own;
+        } catch (const std::exception& error) {
+            spdlog::warn("{}; ceilings and baselines are measured each time", error.what());
+        }
+    }
+    if (setup.settings.per_worker_device)
+        context.runner.launcher = {"/usr/bin/env", "CUDA_VISIBLE_DEVICES=" + setup.settings.gpus[worker]};
+    std::string gpu = worker < setup.settings.gpu_names.size() ? setup.settings.gpu_names[worker] : "";
+    while (auto item = setup.queue.pop()) {
+        setup.progress.working(worker, setup.jobs[item->index].entry.file);
+        const grade_row row = judge_one(*item, setup, context, busy_s, gpu);
+        setup.sink(row);
+        setup.progress.finished(worker);
+    }
+}
+
+}  // namespace
+
+std::string short_duration(double seconds) {
+    const long s = static_cast<long>(seconds + 0.5);
+    if (s < 60) return fmt::format("{}s", s);
+    if (s < 3600) return fmt::format("{}m{:02}s", s / 60, s % 60);
+    return fmt::format("{}h{:02}m", s / 3600, s % 3600 / 60);
+}
+
+grade_row row_of(const grade_job& job, const problem_spec& spec, const judgement& result, bool host_backend) {
+    grade_row row = early_row(job, spec, to_string(result.overall), result.reason);
+    if (!result.compile.ok) row.reason = first_line(result.compile.diagnostics);
+    row.total = static_cast<int>(result.tests.size());
+    row.passed = static_cast<int>(std::count_if(result.tests.begin(), result.tests.end(),
+                                                [](const test_report& t) { return t.result == verdict::accepted; }));
+    row.gpu = result.device ? result.device->name : host_backend ? "host" : "";
+    const bench_entry* mine = submission_entry(result);
+    const auto headline = headline_test(spec);
+    if (result.bench && result.bench->peak_gbps > 0) row.ceiling_gbps = result.bench->peak_gbps;
+    if (!mine || !headline || result.overall != verdict::accepted) return row;
+    for (const auto& f : mine->figures)
+        if (f.test == *headline && f.result == verdict::accepted) {
+            row.median_us = f.median_us;
+            row.gbps = f.gbps;
+            if (f.percent_of_peak > 0) row.percent_of_ceiling = f.percent_of_peak;
+            if (f.speedup > 0) row.speedup = f.speedup;
+        }
+    return row;
+}
+
+grade_stats grade_locally(const std::vector<grade_job>& jobs, const std::map<std::string, problem_spec>& specs,
+                          const judge_context& base, const local_settings& settings, const row_sink& sink) {
+    grade_stats stats;
+    const auto start = clock_type::now();
+    const bool host = base.runner.backend == runner_backend::host;
+    const compiler_settings compiler = precompile_settings(base);
+    ready_queue queue;
+    progress_display progress(settings.progress_line, jobs.size(), settings.gpus.size());
+    std::mutex sink_mutex;
+    const row_sink locked_sink = [&](const grade_row& row) {
+        std::lock_guard<std::mutex> lock(sink_mutex);
+        sink(row);
+    };
+    const worker_setup setup{jobs, specs, settings, locked_sink, queue, progress};
+    stats.worker_busy_s.assign(settings.gpus.size(), 0);
+    std::vector<std::thread> workers;
+    for (std::size_t w = 0; w < settings.gpus.size(); ++w)
+        workers.emplace_back(run_worker, w, std::cref(setup), std::cref(base), std::ref(stats.worker_busy_s[w]));
+    // The compile pool: every core takes the next submission, in the scan's order.
+    std::atomic<std::size_t> next{0};
+    std::mutex compile_mutex;
+    std::vector<std::thread> compilers;
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    for (unsigned c = 0; c < std::min<std::size_t>(cores, jobs.size()); ++c)
+        compilers.emplace_back([&] {
+            for (std::size_t i = next++; i < jobs.size(); i = next++) {
+                const auto began = clock_type::now();
+                compiled_job done = compile_one(i, jobs[i], specs.at(jobs[i].entry.problem), compiler, host);
+                {
+                    std::lock_guard<std::mutex> lock(compile_mutex);
+                    stats.compile_s += since(began);
+                }
+                queue.push(std::move(done));
+            }
+        });
+    for (auto& thread : compilers) thread.join();
+    queue.close();
+    for (auto& thread : workers) thread.join();
+    stats.judged = static_cast<int>(jobs.size());
+    stats.wall_s = since(start);
+    return stats;
+}
+
+}  // namespace gpujudge

@@ -1,0 +1,54 @@
+#pragma once
+// Grading on this machine: compiles on every CPU core ahead of one worker thread per GPU, each of
+// whose runners sees only its GPU; each result goes to `sink` as soon as it is known.
+#include "grade/class_folder.hpp"
+#include "grade/gradebook.hpp"
+#include "judging/submission.hpp"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gpujudge {
+
+// A submission to judge, with what decides whether an earlier judgement still holds.
+struct grade_job {
+    class_entry entry;
+    std::string source_hash;
+    std::string spec_hash;
+};
+
+struct local_settings {
+    std::vector<std::string> gpus{"0"};  // a worker each; CUDA_VISIBLE_DEVICES of its runners
+    bool per_worker_device = false;      // set CUDA_VISIBLE_DEVICES per worker (several GPUs)
+    // Each worker's GPU model as far as known before judging ("host" on the host backend): the GPU
+    // of rows that never reach a device (compile errors) until the device names itself.
+    std::vector<std::string> gpu_names;
+    bool timed = true;
+    bool progress_line = false;           // one line on stderr, rewritten (a terminal)
+    std::filesystem::path judge_history;  // the run's own ceilings and baselines; empty: none kept
+};
+
+// Where the time went.
+struct grade_stats {
+    int judged = 0;
+    double wall_s = 0;
+    double compile_s = 0;               // summed over the compile threads
+    std::vector<double> worker_busy_s;  // per worker, judging
+};
+
+using row_sink = std::function<void(const grade_row&)>;
+
+// Judges `jobs` (each of a problem in `specs`). Never throws for a submission: every job becomes
+// a row, whatever happens to it.
+grade_stats grade_locally(const std::vector<grade_job>& jobs, const std::map<std::string, problem_spec>& specs,
+                          const judge_context& base, const local_settings& settings, const row_sink& sink);
+
+// The row a judgement makes.
+grade_row row_of(const grade_job& job, const problem_spec& spec, const judgement& result, bool host_backend);
+
+// "1m05s", "3h02m".
+std::string short_duration(double seconds);
+
+}  // namespace gpujudge

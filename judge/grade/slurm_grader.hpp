@@ -1,0 +1,45 @@
+#pragma once
+// Grading through Slurm's own commands: one job array (sbatch --array), each task judging its
+// slice of the submissions into a database of its own in the run folder; squeue and sacct say how
+// the tasks ended; collecting merges the tasks' rows into the gradebook, and every submission of a
+// task that ended before judging it becomes a task_failed row (--retry-failed judges it again).
+#include "grade/gradebook.hpp"
+#include "grade/local_grader.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace gpujudge {
+
+struct slurm_settings {
+    std::string partition, time, account;
+    std::vector<std::string> extra;  // passed to sbatch as given
+    int tasks = 0;                   // 0: one per 8 submissions, at most 64
+    bool gpu_per_task = true;        // --gres=gpu:1 (not with the host backend)
+    bool timed = true;
+    std::vector<std::string> task_command;  // gpujudge and its global options; "grade --task <manifest>" follows
+};
+
+// Submits the array for `jobs`; returns the job's folder under <run>/slurm. Throws
+// environment_error without sbatch, std::runtime_error when sbatch refuses.
+std::filesystem::path submit_array(const std::filesystem::path& run_dir, const std::vector<grade_job>& jobs,
+                                   const slurm_settings& settings);
+
+// The Slurm job id of a job folder.
+std::string job_id_of(const std::filesystem::path& job_dir);
+
+// The job folder of the run's latest array, or none.
+std::optional<std::filesystem::path> latest_job(const std::filesystem::path& run_dir);
+
+// Waits while any task is pending or running, with the progress line on a terminal.
+void follow_job(const std::filesystem::path& job_dir, bool progress_line);
+
+// Merges the job's results into `book`: what its tasks judged, and a task_failed row for each
+// submission a task left unjudged. Returns how many such rows.
+int collect_job(const std::filesystem::path& job_dir, gradebook& book);
+
+// Inside a task: judges the task's slice ($SLURM_ARRAY_TASK_ID) of the manifest's submissions.
+void run_task(const std::filesystem::path& manifest, const judge_context& context);
+
+}  // namespace gpujudge
