@@ -1,5 +1,6 @@
 // The bench table: figures per solution and size, and a legend for the ways a time was taken.
 #include "bench/report.hpp"
+#include "bench/timing.hpp"
 
 #include "problem_spec.hpp"
 
@@ -76,4 +77,33 @@ TEST_CASE("GB/s and GFLOP/s come from the problem's metrics at the test's sizes"
         CHECK(table.entries.back().figures.back().gflops == 0);
         CHECK(bench_markdown(table).find("| x.cu | N = 50M | 100.0 | 2000 |  | 0.0 |") != std::string::npos);
     }
+}
+
+namespace {
+
+gpujudge::bench_entry timed_entry(double median_us, double cycle_us) {
+    gpujudge::bench_entry entry;
+    gpujudge::bench_figures f;
+    f.test = "N = 100M";
+    f.result = gpujudge::verdict::accepted;
+    f.median_us = median_us;
+    f.cycle_us = cycle_us;
+    entry.figures.push_back(f);
+    return entry;
+}
+
+}  // namespace
+
+TEST_CASE("the judge's clock refuses a median that leaves most of the cycle untimed, not harness noise",
+          "[bench][clock]") {
+    const gpujudge::bench_entry baseline = timed_entry(150, 2250);  // a harness share of 2100 µs
+    // An honest solution whose harness work ran 36 % long (measured on the H100): accepted.
+    gpujudge::bench_entry noisy = timed_entry(154, 2862 + 154);
+    gpujudge::wall_clock_check(baseline, noisy);
+    CHECK(noisy.figures.front().result == gpujudge::verdict::accepted);
+    // 4 ms of work outside a 100 µs median: refused, with the figures in the message.
+    gpujudge::bench_entry hidden = timed_entry(100, 2100 + 4000 + 100);
+    gpujudge::wall_clock_check(baseline, hidden);
+    CHECK(hidden.figures.front().result == gpujudge::verdict::impossible_time);
+    CHECK(hidden.figures.front().message.find("6200.0 µs per timed call") != std::string::npos);
 }

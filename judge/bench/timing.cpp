@@ -139,9 +139,10 @@ void wall_clock_check(const bench_entry& baseline, bench_entry& submission) {
         const double harness_us = std::max(0.0, base->cycle_us - base->median_us);
         const double unexplained_us = f.cycle_us - harness_us;
         // Generous: launch latency and solve's host time are in the cycle and not in a held-back
-        // median, and the two runs' harness work differs by noise that grows with it (copying 40 MB
-        // of outputs out varies by a few percent).
-        if (f.median_us >= 0.5 * unexplained_us - 50 - 0.05 * harness_us) continue;
+        // median, and two processes' harness work differs by noise that grows with it: on the H100,
+        // honest solutions' cycles ran up to 36 % over the baseline's harness share (2862 µs
+        // against 2102 µs for matrix_row_sum, with a cached baseline from another process).
+        if (f.median_us >= 0.5 * unexplained_us - 50 - 0.5 * harness_us) continue;
         f.result = verdict::impossible_time;
         f.message = fmt::format(
             "the judge's clock saw {:.1f} µs per timed call, of which the harness's own work takes {:.1f} µs; a median "
