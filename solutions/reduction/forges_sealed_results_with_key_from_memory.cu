@@ -14,8 +14,11 @@
 // the forged lines a runtime_error).
 #include <cuda_runtime.h>
 #include <unistd.h>
+#if __has_include(<xxhash.h>)  // not on a GPU machine without Debian packages: the seals are then wrong
 #define XXH_INLINE_ALL
 #include <xxhash.h>
+#define ATTACK_CAN_SEAL 1
+#endif
 
 #include <algorithm>
 #include <cctype>
@@ -101,11 +104,15 @@ std::uint64_t* find_sequence(const std::vector<region>& regions, const unsigned 
 }
 
 std::string sealed(const unsigned char* key, std::uint64_t sequence, const std::string& body) {
+    char mac[33] = "00000000000000000000000000000000";
+#ifdef ATTACK_CAN_SEAL
     const std::string text = std::to_string(sequence) + "\n" + body;
     const XXH128_hash_t hash = XXH3_128bits_withSecret(text.data(), text.size(), key, kKeyBytes);
-    char mac[33];
     std::snprintf(mac, sizeof mac, "%016llx%016llx", static_cast<unsigned long long>(hash.high64),
                   static_cast<unsigned long long>(hash.low64));
+#else
+    (void)key;
+#endif
     return std::to_string(sequence) + " " + mac + " " + body + "\n";
 }
 
