@@ -202,12 +202,20 @@ void add_read_only(sandbox_policy& policy, const std::filesystem::path& path) {
 // The source's folder, read-only at its own path: the learner's local headers and files are found,
 // and diagnostics and line info name the real path. Also where the source resolves to (a link's
 // target's folder). Of a folder that holds other people's files and the judge's (the root, a
-// temporary root), the file alone.
-void bind_source(sandbox_policy& policy, const std::filesystem::path& source) {
+// temporary root), or one the compiler must not see (a source kept in the cache), the file alone.
+void bind_source(sandbox_policy& policy, const std::filesystem::path& source,
+                 const std::vector<std::filesystem::path>& judge_folders) {
     const std::vector<std::filesystem::path> shared{"/", "/tmp", plain_path(std::filesystem::temp_directory_path())};
+    const auto hidden_holds = [&](const std::filesystem::path& folder) {
+        return std::any_of(judge_folders.begin(), judge_folders.end(), [&](const std::filesystem::path& hidden) {
+            const auto relative = folder.lexically_relative(hidden);
+            return !relative.empty() && *relative.begin() != "..";
+        });
+    };
     const auto named = plain_path(source);
     for (const auto& file : {std::filesystem::weakly_canonical(named), named}) {
-        const bool alone = std::find(shared.begin(), shared.end(), file.parent_path()) != shared.end();
+        const bool alone = std::find(shared.begin(), shared.end(), file.parent_path()) != shared.end() ||
+                           hidden_holds(file.parent_path());
         add_read_only(policy, alone ? file : file.parent_path());
     }
 }
@@ -231,12 +239,13 @@ sandbox_policy compile_policy(const std::filesystem::path& source, const std::fi
                               const std::vector<std::string>& tools, const compiler_settings& settings) {
     sandbox_policy policy;
     policy.scratch_bytes = std::uintmax_t{kScratchFiles} * settings.limits.file_mib << 20;
-    bind_source(policy, source);
-    bind_tools(policy, tools);
-    policy.writable.push_back({work, {}});
     for (const auto& folder : settings.hidden) policy.hidden.push_back(plain_path(folder));
     policy.hidden.push_back(plain_path(settings.cache_dir));
+    const std::vector<std::filesystem::path> judge_folders = policy.hidden;       // the data dir, the cache
     policy.hidden.push_back(plain_path(std::filesystem::temp_directory_path()));  // secret expected outputs
+    bind_source(policy, source, judge_folders);
+    bind_tools(policy, tools);
+    policy.writable.push_back({work, {}});
     policy.workdir = std::filesystem::current_path();
     policy.keep_env = {"LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES"};  // the diagnostics' language
     return policy;
