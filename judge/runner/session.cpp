@@ -146,6 +146,16 @@ struct runner_session::job_end {
     std::string message;
 };
 
+namespace {
+
+// The runner's own work between a call's return and its outputs (checking guards and const inputs,
+// copying the outputs into the window), at 1 GB/s at least: evaluated once, not per call.
+double post_call_allowance_ms(const problem_spec& spec) {
+    return 500 + static_cast<double>(largest_outputs_bytes(spec)) / 1e6;
+}
+
+}  // namespace
+
 std::vector<test_report> pending_reports(const problem_spec& spec, const std::vector<int>& tests) {
     std::vector<test_report> reports;
     for (const int index : tests) {
@@ -156,7 +166,11 @@ std::vector<test_report> pending_reports(const problem_spec& spec, const std::ve
 }
 
 runner_session::runner_session(const problem_spec& spec, const runner_settings& settings)
-    : spec_(spec), settings_(settings), work_("run"), interrupt_fd_(eventfd(0, EFD_CLOEXEC)) {
+    : spec_(spec),
+      settings_(settings),
+      work_("run"),
+      interrupt_fd_(eventfd(0, EFD_CLOEXEC)),
+      post_call_allowance_ms_(post_call_allowance_ms(spec)) {
     std::optional<sandbox_policy> policy;
     if (settings.sandbox) {
         require_sandbox();
@@ -284,7 +298,7 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
         if (kind == event::returned) end.in_call = end.compiling = false;
         if (kind == event::result) end.test = -1;
         const double gap_s = end.in_call     ? call_limit_s
-                             : end.checking  ? call_limit_s + post_call_allowance_ms() / 1000
+                             : end.checking  ? call_limit_s + post_call_allowance_ms_ / 1000
                              : end.compiling ? kCompileCallLimitS
                                              : idle_limit_s;
         deadline = std::min(after(gap_s), job_deadline);
@@ -449,18 +463,13 @@ struct runner_session::call_checks {
     double limit_ms = 0;
 };
 
-double runner_session::post_call_allowance_ms() const {
-    // Checking guards and const inputs, and copying the outputs into the window: 1 GB/s at least.
-    return 500 + static_cast<double>(largest_outputs_bytes(spec_)) / 1e6;
-}
-
 // The time from the call to its outputs on the judge's clock, against the time limit: what the
 // runner reports of a call's time is not believed, and work moved past solve's return still counts.
 void runner_session::check_call_time(int test, call_checks& checks) const {
     const auto called = checks.called.find(test);
     if (checks.limit_ms <= 0 || called == checks.called.end() || checks.failures.count(test)) return;
     const double took_ms = std::chrono::duration<double, std::milli>(clock::now() - called->second).count();
-    if (took_ms <= checks.limit_ms + post_call_allowance_ms()) return;
+    if (took_ms <= checks.limit_ms + post_call_allowance_ms_) return;
     call_outcome outcome;
     outcome.result = verdict::time_limit_exceeded;
     outcome.message = fmt::format(

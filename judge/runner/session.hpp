@@ -128,7 +128,6 @@ private:
     // A line to the runner; one it does not take in time kills it (see job_end::how::deaf).
     bool send(const nlohmann::json& line);
     double time_job_limit_s(const time_job& job) const;  // the longest an honest time job takes
-    double post_call_allowance_ms() const;  // the runner's own work between a call's return and its outputs
     void check_call_time(int test, call_checks& checks) const;
     void acknowledge(bool go);
     bool record_end(const job_end& end, std::vector<test_report>& reports);
@@ -146,6 +145,7 @@ private:
     int interrupt_fd_ = -1;  // an eventfd: written by interrupt(), polled beside the channel
     bool deaf_ = false;      // a line did not go through during the current job
     bool rejected_ = false;
+    double post_call_allowance_ms_;  // the runner's own work between a call's return and its outputs
     bool device_read_ = false;
     std::optional<device_message> device_;
     std::optional<std::string> no_device_;
