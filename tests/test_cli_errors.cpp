@@ -63,14 +63,23 @@ TEST_CASE("an unknown problem is a usage error in every command, validate includ
     }
 }
 
-TEST_CASE("nvcc missing from PATH says where to get it, with its own exit code", "[cli][errors]") {
-    // /usr/bin has the host compiler (the reference builds) but not nvcc.
-    const auto result = gpujudge_env({"PATH=/usr/bin:/bin"}, {"--home", kSource, "submit", "reduction",
-                                                              kSource + "/solutions/reduction/warp_shuffle.cu"});
+TEST_CASE("nvcc missing from PATH is looked for in the toolkit's folder, else says where to get it", "[cli][errors]") {
+    // /usr/bin has the host compiler (the reference builds) but not nvcc; CUDA_HOME names no toolkit.
+    const auto result =
+        gpujudge_env({"CUDA_HOME=/nonexistent", "PATH=/usr/bin:/bin"},
+                     {"--home", kSource, "submit", "reduction", kSource + "/solutions/reduction/warp_shuffle.cu"});
+    INFO(result.output);
+    if (std::filesystem::exists("/usr/local/cuda/bin/nvcc")) {
+        // Found in the default installation: it compiles, and the verdict is the device's.
+        CHECK(!contains(result.output, "not found"));
+        CHECK((result.exit.code == exit_no_device || result.exit.code == exit_accepted));
+        return;
+    }
     CHECK(result.exit.code == exit_environment);
     CHECK(result.output ==
-          "gpujudge: nvcc not found on PATH: install the CUDA Toolkit (https://developer.nvidia.com/cuda-downloads) "
-          "and add its bin folder (usually /usr/local/cuda/bin) to PATH\n");
+          "gpujudge: nvcc not found on PATH, in /nonexistent/bin or in /usr/local/cuda/bin: gpujudge compiles CUDA "
+          "submissions with it; install the CUDA Toolkit (https://developer.nvidia.com/cuda-downloads), then add its "
+          "bin folder to PATH or set CUDA_HOME to the folder it is installed in\n");
 }
 
 TEST_CASE("an unusable history.db is a warning, and the command still works", "[cli][errors]") {

@@ -52,13 +52,19 @@ bool contains(const std::string& text, const std::string& part) {
 
 }  // namespace
 
-TEST_CASE("profile without ncu on PATH says where to get it, with exit code 13", "[cli][profile]") {
-    const auto result = profile_env({"PATH=/usr/bin:/bin"}, {"profile", "reduction", kWarpShuffle});
+TEST_CASE("profile without ncu says where it looked and where to get it, with exit code 13", "[cli][profile]") {
+    if (std::filesystem::exists("/usr/local/cuda/bin/ncu")) {
+        WARN("skipped: /usr/local/cuda/bin has ncu on this machine");
+        return;
+    }
+    const auto result =
+        profile_env({"PATH=/usr/bin:/bin", "CUDA_HOME=/nonexistent"}, {"profile", "reduction", kWarpShuffle});
     CHECK(result.exit.code == exit_environment);
     CHECK(result.output ==
-          "gpujudge: ncu not found on PATH: install Nsight Compute, which comes with the CUDA Toolkit "
-          "(https://developer.nvidia.com/nsight-compute), and add the toolkit's bin folder (usually "
-          "/usr/local/cuda/bin) to PATH\n");
+          "gpujudge: ncu not found on PATH, in /nonexistent/bin or in /usr/local/cuda/bin: `profile` runs the "
+          "submission under it; install Nsight Compute, which comes with the CUDA Toolkit "
+          "(https://developer.nvidia.com/nsight-compute), then add its bin folder to PATH or set CUDA_HOME to the "
+          "folder it is installed in\n");
 }
 
 TEST_CASE("profile when ncu may not read the counters: ERR_NVGPUCTRPERM is exit code 14", "[cli][profile]") {

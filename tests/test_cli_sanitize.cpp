@@ -53,17 +53,18 @@ std::string last_line(const std::string& text) {
 }  // namespace
 
 TEST_CASE("sanitize without compute-sanitizer says where it looked, with exit code 13", "[cli][sanitize]") {
+    if (std::filesystem::exists("/usr/local/cuda/bin/compute-sanitizer")) {
+        WARN("skipped: /usr/local/cuda/bin has compute-sanitizer on this machine");
+        return;
+    }
     const auto result =
         gpujudge_env({"PATH=/usr/bin:/bin", "CUDA_HOME=/nonexistent"},
                      {"--home", kSource, "sanitize", "reduction", kSource + "/solutions/reduction/warp_shuffle.cu"});
     CHECK(result.exit.code == exit_environment);
     CHECK(result.output ==
-          "gpujudge: compute-sanitizer not found on PATH or in /nonexistent/bin: it comes with the CUDA Toolkit "
-          "(https://developer.nvidia.com/cuda-downloads); add the toolkit's bin folder to PATH, or set CUDA_HOME\n");
-    if (std::filesystem::exists("/usr/local/cuda/bin/compute-sanitizer")) {
-        WARN("skipped the default folder: /usr/local/cuda/bin has compute-sanitizer on this machine");
-        return;
-    }
+          "gpujudge: compute-sanitizer not found on PATH, in /nonexistent/bin or in /usr/local/cuda/bin: `sanitize` "
+          "runs the submission under it; install the CUDA Toolkit (https://developer.nvidia.com/cuda-downloads), "
+          "then add its bin folder to PATH or set CUDA_HOME to the folder it is installed in\n");
     const auto unset =
         gpujudge_env({"-u", "CUDA_HOME", "PATH=/usr/bin:/bin"},
                      {"--home", kSource, "sanitize", "reduction", kSource + "/solutions/reduction/warp_shuffle.cu"});

@@ -336,29 +336,6 @@ TEST_CASE("a sandboxed compile names the source by the path it was given, a rela
     CHECK(relative.compiled_from == "warns.cpp");
 }
 
-TEST_CASE("the library is taken from the work folder only as a regular file, never through a link", "[compiler]") {
-    temp_dir work("take-test");
-    const fs::path built = work.path() / "library.so";
-    const fs::path destination = work.path() / "cached.so";
-    std::ofstream(work.path() / "answers.out") << "the expected outputs";
-    fs::create_symlink(work.path() / "answers.out", built);
-    CHECK(take_library(built, destination) ==
-          std::optional<std::string>("the compiler's output library.so cannot be taken: it is a symbolic link"));
-    fs::remove(built);
-    REQUIRE(mkfifo(built.c_str(), 0600) == 0);
-    CHECK(take_library(built, destination) ==
-          std::optional<std::string>("the compiler's output library.so cannot be taken: it is not a regular file"));
-    fs::remove(built);
-    CHECK(take_library(built, destination) ==
-          std::optional<std::string>("the compiler's output library.so cannot be taken: No such file or directory"));
-    CHECK_FALSE(fs::exists(destination));
-
-    std::ofstream(built, std::ios::binary) << "a library";
-    CHECK_FALSE(take_library(built, destination));
-    CHECK(read_file_text(destination) == "a library");
-    CHECK(std::distance(fs::directory_iterator(work.path()), fs::directory_iterator()) == 3);  // no partial left
-}
-
 TEST_CASE("include scanning: quoted headers beside their includer, transitively, cycles once, system ones out",
           "[compiler]") {
     temp_dir dir("include-scan");

@@ -2,10 +2,13 @@
 // gradebook, summary and leaderboard, bad inputs as rows, a rerun that judges nothing new, and a
 // grade that goes on after being killed.
 #include "base/exit_codes.hpp"
+#include "base/temp_dir.hpp"
 #include "grade/grade_reports.hpp"
 #include "grade/gradebook.hpp"
+#include "grade/local_grader.hpp"
 #include "process/child_process.hpp"
 
+#include <sqlite3.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -61,13 +64,19 @@ public:
         all.insert(all.end(), args.begin(), args.end());
         return all;
     }
-    command_result grade(const std::vector<std::string>& args) const {
-        return run_command(argv(args), std::chrono::seconds(600));
+    command_result grade(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) const {
+        std::vector<std::string> all = argv(args);
+        all.insert(all.begin() + 1, env.begin(), env.end());  // after "env"
+        return run_command(all, std::chrono::seconds(600));
     }
     std::map<std::string, grade_row> rows() const {
         std::map<std::string, grade_row> by_file;
         for (auto& row : gradebook(run() / "gradebook.db").rows()) by_file[row.file] = row;
         return by_file;
+    }
+    std::string note() const {  // what grade noted for serve ($GPUJUDGE_DATA_DIR/last-grade)
+        std::ifstream in(root_ / "last-grade");
+        return std::string((std::istreambuf_iterator<char>(in)), {});
     }
     std::string file(const std::string& name) const {
         std::ifstream in(run() / name);
@@ -182,4 +191,148 @@ TEST_CASE("a grade killed midway goes on where it stopped", "[grade]") {
     const auto rows = cls.rows();
     CHECK(rows.size() == 5);
     for (const auto& [file, row] : rows) CHECK(row.status == "accepted");
+}
+
+TEST_CASE("each worker's runners see only its GPU, through their environment, and each row names it", "[grade]") {
+    class_folder cls("grade_gpus");
+    for (int i = 0; i < 6; ++i)  // distinct bytes: each judged on whichever worker is free
+        cls.hand_in("student" + std::to_string(i), "tiny_sum.cpp", "reports_visible_gpu",
+                    "// " + std::to_string(i) + "\n");
+    // The judge's own CUDA_VISIBLE_DEVICES names another GPU: a runner's is its worker's.
+    const auto graded = cls.grade({"--gpus", "0,1", "--no-bench"}, {"CUDA_VISIBLE_DEVICES=5"});
+    INFO(graded.output);
+    REQUIRE(graded.exit.code == exit_accepted);
+    const auto rows = cls.rows();
+    REQUIRE(rows.size() == 6);
+    for (const auto& [file, row] : rows) {
+        INFO(file << ": " << row.reason);
+        CHECK(row.status == "wrong_answer");
+        REQUIRE(row.gpu_index.has_value());
+        CHECK((*row.gpu_index == 0 || *row.gpu_index == 1));
+        // 1000 + CUDA_VISIBLE_DEVICES, + 100 for CUDA_DEVICE_ORDER=PCI_BUS_ID (reports_visible_gpu.cpp)
+        CHECK(contains(row.reason, "output[0]: expected 6.5, got " + std::to_string(1100 + *row.gpu_index)));
+    }
+    CHECK(contains(cls.file("gradebook.csv"), ",source_hash,gpu,gpu_index,judged_at,"));
+    const auto json = nlohmann::json::parse(cls.file("gradebook.json"));
+    CHECK(json.at(0).at("gpu_index").is_number_integer());
+    CHECK(contains(graded.output, "workers busy: gpu0 "));
+    CHECK(contains(graded.output, " gpu1 "));
+    // Noted for serve's Leaderboard: the latest grade's run folder, in the data folder.
+    CHECK(cls.note() == cls.run().string() + "\n");
+
+    const auto bad = cls.grade({"--gpus", "0,GPU-1a2b"});
+    CHECK(bad.exit.code == exit_usage);
+    CHECK(contains(bad.output, "gpujudge: --gpus: 'GPU-1a2b' is not a GPU number (nvidia-smi's: 0, 1, ...)\n"));
+}
+
+TEST_CASE("a worker's runner is given its GPU in its settings, never through a launcher", "[grade]") {
+    runner_settings base;
+    base.runner_exe = "/bin/true";
+    const runner_settings worker = worker_runner(base, 1, true);
+    CHECK(worker.gpu == std::optional<int>(1));
+    CHECK(worker.launcher.empty());
+    CHECK_FALSE(worker_runner(base, 1, false).gpu);  // a Slurm task: Slurm chose its GPU
+    CHECK_FALSE(worker_runner(base, -1, true).gpu);  // not known by number
+    CHECK(gpu_number("12") == std::optional<int>(12));
+    CHECK_FALSE(gpu_number("0,1"));
+    CHECK_FALSE(gpu_number("MIG-4d1a"));
+    CHECK_FALSE(gpu_number(""));
+}
+
+TEST_CASE("a gradebook of an earlier version gains gpu_index when graded into, and is read without changing it",
+          "[grade]") {
+    const temp_dir dir("old-gradebook");
+    const auto path = dir.path() / "gradebook.db";
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+    const auto columns_of = [&]() {
+        std::string names;
+        sqlite3_exec(
+            db, "SELECT name FROM pragma_table_info('rows')",
+            [](void* out, int, char** values, char**) {
+                *static_cast<std::string*>(out) += std::string(values[0]) + " ";
+                return 0;
+            },
+            &names, nullptr);
+        return names;
+    };
+    REQUIRE(sqlite3_exec(db,
+                         "CREATE TABLE rows (file TEXT PRIMARY KEY, student TEXT, problem TEXT, status TEXT,"
+                         " passed INTEGER, total INTEGER, median_us REAL, gbps REAL, percent_of_ceiling REAL,"
+                         " speedup REAL, ceiling_gbps REAL, source_hash TEXT, spec_hash TEXT, gpu TEXT,"
+                         " judged_at TEXT, wall_s REAL, reason TEXT);"
+                         "INSERT INTO rows VALUES ('alice/tiny_sum.cpp', 'alice', 'tiny_sum', 'accepted', 4, 4, 12.5,"
+                         " 3.2, NULL, NULL, NULL, 'h1', 's1', 'host', '2024-01-01 00:00:00', 1.5, '')",
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    {
+        const gradebook old(path, gradebook::access::read);
+        const auto rows = old.rows();
+        REQUIRE(rows.size() == 1);
+        CHECK(rows[0].median_us == std::optional<double>(12.5));
+        CHECK_FALSE(rows[0].gpu_index);
+    }
+    CHECK(columns_of().find("gpu_index") == std::string::npos);  // reading changed nothing
+    {
+        gradebook book(path);
+        grade_row row = book.rows().at(0);
+        row.file = "bob/tiny_sum.cpp";
+        row.student = "bob";
+        row.gpu_index = 1;
+        book.store(row);
+        const auto rows = book.rows();
+        REQUIRE(rows.size() == 2);
+        CHECK_FALSE(rows[0].gpu_index);
+        CHECK(rows[1].gpu_index == std::optional<int>(1));
+    }
+    CHECK(columns_of().find("gpu_index") != std::string::npos);
+    sqlite3_close(db);
+    CHECK_THROWS_WITH(gradebook(dir.path() / "none.db", gradebook::access::read),
+                      (dir.path() / "none.db").string() + ": no gradebook there (gpujudge grade writes one)");
+    std::ofstream(dir.path() / "other.db") << "";  // an empty file is an empty database, with no rows table
+    CHECK_THROWS_WITH(gradebook(dir.path() / "other.db", gradebook::access::read),
+                      (dir.path() / "other.db").string() + ": not a gradebook (it has no table of rows)");
+}
+
+TEST_CASE("one ranking: by time within a GPU model, by % of ceiling across models, in Markdown and JSON", "[grade]") {
+    const auto row = [](std::string student, std::string gpu, int index, double median, double percent) {
+        grade_row r;
+        r.file = student + "/reduction.cu";
+        r.student = student;
+        r.problem = "reduction";
+        r.status = "accepted";
+        r.gpu = gpu;
+        r.gpu_index = index;
+        r.median_us = median;
+        r.percent_of_ceiling = percent;
+        return r;
+    };
+    grade_row wrong = row("erin", "H100", 0, 1, 99);
+    wrong.status = "wrong_answer";
+    const std::vector<grade_row> rows{row("alice", "H100", 0, 140, 90), row("bob", "H100", 1, 130, 97),
+                                      row("carol", "A100", 0, 200, 95), wrong};
+    const auto boards = rank_leaderboards(rows);
+    REQUIRE(boards.size() == 1);
+    REQUIRE(boards[0].by_gpu.size() == 2);
+    CHECK(boards[0].by_gpu[0].gpu == "A100");
+    CHECK(boards[0].by_gpu[1].rows.at(0).student == "bob");
+    CHECK(boards[0].by_gpu[1].rows.at(1).student == "alice");
+    REQUIRE(boards[0].across_models.size() == 3);
+    CHECK(boards[0].across_models[1].student == "carol");
+
+    const std::string board = leaderboard_markdown(rows);
+    CHECK(contains(board,
+                   "### On H100\n\n| # | student | median µs | GB/s | % of ceiling | × baseline | GPU |\n"
+                   "|---|---|---|---|---|---|---|\n| 1 | bob | 130.0 |  | 97.0 |  | gpu1 |\n"));
+    CHECK(contains(board, "| 2 | carol | A100 (gpu0) | 95.0 | 200.0 |"));
+    const auto json = leaderboard_json(rows);
+    REQUIRE(json.size() == 1);
+    CHECK(json[0]["problem"] == "reduction");
+    CHECK(json[0]["by_gpu"][1]["gpu"] == "H100");
+    nlohmann::json bob = gradebook_json({rows[1]})[0];  // as gradebook.json holds it, with its rank
+    bob["rank"] = 1;
+    CHECK(json[0]["by_gpu"][1]["ranked"][0] == bob);
+    CHECK(bob["gpu_index"] == 1);
+    CHECK(bob["median_us"] == 130.0);
+    CHECK(json[0]["across_models"].size() == 3);
+    CHECK(leaderboard_json({row("alice", "H100", 0, 140, 90)})[0]["across_models"].empty());  // one model
 }

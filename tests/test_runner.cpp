@@ -272,3 +272,31 @@ TEST_CASE("a runner behind a launcher ends on its own, and the launcher's report
     CHECK(first == "========= COMPUTE-SANITIZER");
     CHECK(children_of_this_process() == 0);
 }
+
+TEST_CASE("a runner given a GPU sees it alone through its environment, sandboxed or not, with no launcher",
+          "[runner][gpu]") {
+    // The judge's own CUDA_VISIBLE_DEVICES (the sandbox keeps CUDA_*) is what a runner without a GPU
+    // of its own sees; one given GPU 3 sees 3, numbered as nvidia-smi numbers (PCI bus order).
+    setenv("CUDA_VISIBLE_DEVICES", "7", 1);
+    unsetenv("CUDA_DEVICE_ORDER");
+    judge_context context = host_context();
+    const auto seen = [&](judge_context with) {
+        judge_options options;
+        options.tests = select_tests(tiny_sum(), {});
+        options.timed = false;
+        const auto result = judge_submission(
+            tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/reports_visible_gpu.cpp", options, with);
+        REQUIRE(result.overall == verdict::wrong_answer);
+        return result.tests[0].message;
+    };
+    CHECK(seen(context).find("output[0]: expected 6.5, got 1007") != std::string::npos);
+    context.runner.gpu = 3;
+    REQUIRE(context.runner.launcher.empty());
+    CHECK(seen(context).find("output[0]: expected 6.5, got 1103") != std::string::npos);
+    context.runner.sandbox = false;
+    CHECK(seen(context).find("output[0]: expected 6.5, got 1103") != std::string::npos);
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    CHECK(runner_environment(context.runner) ==
+          std::vector<std::pair<std::string, std::string>>{{"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
+                                                           {"CUDA_VISIBLE_DEVICES", "3"}});
+}

@@ -12,6 +12,7 @@
 #include "report/judgement.hpp"
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <catch2/catch.hpp>
 
@@ -108,6 +109,56 @@ TEST_CASE("the bwrap command line binds the system read-only, the policy's paths
     CHECK(line.find("--clearenv --setenv HOME /tmp --setenv TMPDIR /tmp ") != std::string::npos);
     CHECK(line.find("--seccomp 5 -- runner x ") != std::string::npos);
     if (const char* home = std::getenv("HOME")) CHECK(line.find(std::string(" ") + home + " ") == std::string::npos);
+}
+
+TEST_CASE("the policy's variables are set inside over the judge's, which are not passed twice", "[sandbox]") {
+    setenv("CUDA_VISIBLE_DEVICES", "0,1", 1);
+    sandbox_policy policy;
+    policy.environment = {{"CUDA_VISIBLE_DEVICES", "1"}, {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"}};
+    std::string line;
+    for (const auto& arg : sandbox_argv("/usr/bin/bwrap", policy, 5, {"runner"})) line += arg + " ";
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    CHECK(line.find("--setenv CUDA_VISIBLE_DEVICES 1 --setenv CUDA_DEVICE_ORDER PCI_BUS_ID ") != std::string::npos);
+    CHECK(line.find("CUDA_VISIBLE_DEVICES 0,1") == std::string::npos);
+    CHECK(line.find("CUDA_VISIBLE_DEVICES") == line.rfind("CUDA_VISIBLE_DEVICES"));
+}
+
+TEST_CASE("a file is taken out of a sandbox's folder only as a regular file, never through a link", "[sandbox]") {
+    namespace fs = std::filesystem;
+    const temp_dir work("take-test");
+    const fs::path written = work.path() / "library.so";
+    const fs::path kept = work.path() / "kept.so";
+    std::ofstream(work.path() / "answers.out") << "the expected outputs";
+    fs::create_symlink(work.path() / "answers.out", written);
+    CHECK(take_from_sandbox(written, kept) == std::optional<std::string>("it is a symbolic link"));
+    fs::remove(written);
+    REQUIRE(mkfifo(written.c_str(), 0600) == 0);  // opened without blocking the judge
+    CHECK(take_from_sandbox(written, kept) == std::optional<std::string>("it is not a regular file"));
+    fs::remove(written);
+    CHECK(take_from_sandbox(written, kept) == std::optional<std::string>("No such file or directory"));
+    CHECK_FALSE(fs::exists(kept));
+    CHECK(read_file_text(work.path() / "answers.out") == "the expected outputs");  // untouched
+
+    std::ofstream(written, std::ios::binary) << "a library";
+    CHECK_FALSE(take_from_sandbox(written, kept));  // one file system: renamed
+    CHECK(read_file_text(kept) == "a library");
+    CHECK_FALSE(fs::exists(written));
+    CHECK(std::distance(fs::directory_iterator(work.path()), fs::directory_iterator()) == 2);  // no partial left
+
+    // From another file system (a tmpfs), it is copied, then the sandbox's file goes.
+    const fs::path shm = "/dev/shm/gpujudge-take-test-" + std::to_string(getpid());
+    struct stat shm_status {
+    }, work_status{};
+    if (stat("/dev/shm", &shm_status) != 0 || stat(work.path().c_str(), &work_status) != 0 ||
+        shm_status.st_dev == work_status.st_dev) {
+        WARN("skipped the copy: no /dev/shm on a file system of its own here");
+        return;
+    }
+    std::ofstream(shm, std::ios::binary) << "another library";
+    CHECK_FALSE(take_from_sandbox(shm, kept));
+    CHECK(read_file_text(kept) == "another library");
+    CHECK_FALSE(fs::exists(shm));
+    CHECK(std::distance(fs::directory_iterator(work.path()), fs::directory_iterator()) == 2);
 }
 
 TEST_CASE("hidden folders are covered where a bind shows them, and folders bound inside them show", "[sandbox]") {

@@ -2,6 +2,7 @@
 // test with a server (on a free port) and a history of its own. Without a GPU, run and submit end
 // in no_device with the compile result; the host backend judges C++ fakes to the other verdicts.
 #include "base/exit_codes.hpp"
+#include "grade/gradebook.hpp"
 #include "process/child_process.hpp"
 #include "serve/page_assets.hpp"
 
@@ -398,4 +399,74 @@ TEST_CASE("serve offers the reports of the commands this binary has and runs the
     REQUIRE(refused);
     CHECK(refused->status == 400);
     CHECK(nlohmann::json::parse(refused->body).at("message") == "'test' must be one of: N = 50M, N = 100M");
+}
+
+TEST_CASE("serve's leaderboard ranks a gradebook's accepted rows by time per GPU model and by % across models",
+          "[serve][api][grade]") {
+    const auto run = std::filesystem::path(GPUJUDGE_TEST_CACHE) / "serve-leaderboard-run";
+    std::filesystem::remove_all(run);
+    {
+        gradebook book(run / "gradebook.db");
+        const auto store = [&](std::string student, std::string status, std::string gpu, int index, double median,
+                               double percent) {
+            grade_row row;
+            row.file = student + "/reduction.cu";
+            row.student = student;
+            row.problem = "reduction";
+            row.status = status;
+            row.gpu = gpu;
+            row.gpu_index = index;
+            row.median_us = median;
+            row.percent_of_ceiling = percent;
+            book.store(row);
+        };
+        store("alice", "accepted", "NVIDIA H100", 0, 140, 90);
+        store("bob", "accepted", "NVIDIA H100", 1, 130, 97);
+        store("carol", "accepted", "NVIDIA A100", 0, 200, 95);
+        store("dave", "wrong_answer", "NVIDIA H100", 1, 100, 99);  // not ranked
+    }
+    const served server("leaderboard", [&] {
+        auto args = host_args();
+        args.insert(args.end(), {"--gradebook", run.string()});
+        return args;
+    }());
+    auto client = server.client();
+    const auto board = json_of(client.Get("/api/leaderboard"));
+    CHECK(board.at("gradebook") == (run / "gradebook.db").string());
+    CHECK(board.at("source") == "option");
+    CHECK(board.at("rows") == 4);
+    REQUIRE(board.at("problems").size() == 1);
+    const auto& reduction = board.at("problems").at(0);
+    CHECK(reduction.at("problem") == "reduction");
+    REQUIRE(reduction.at("by_gpu").size() == 2);
+    CHECK(reduction.at("by_gpu").at(0).at("gpu") == "NVIDIA A100");
+    const auto& h100 = reduction.at("by_gpu").at(1).at("ranked");
+    REQUIRE(h100.size() == 2);
+    CHECK(h100.at(0).at("student") == "bob");
+    CHECK(h100.at(0).at("rank") == 1);
+    CHECK(h100.at(0).at("gpu_index") == 1);
+    CHECK(h100.at(1).at("student") == "alice");
+    std::vector<std::string> across;
+    for (const auto& row : reduction.at("across_models")) across.push_back(row.at("student"));
+    CHECK(across == std::vector<std::string>{"bob", "carol", "alice"});
+
+    // Without --gradebook: the latest grade run, which `grade` notes in the data folder; none yet.
+    const served latest("leaderboard-latest", host_args());
+    auto other = latest.client();
+    const auto none = other.Get("/api/leaderboard");
+    REQUIRE(none);
+    CHECK(none->status == 404);
+    CHECK(json_of(none).at("error") == "no_gradebook");
+    std::ofstream(latest.data_dir() / "last-grade") << run.string() << "\n";
+    const auto found = json_of(other.Get("/api/leaderboard"));
+    CHECK(found.at("source") == "latest grade");
+    CHECK(found.at("problems").at(0).at("by_gpu").at(1).at("ranked").at(0).at("student") == "bob");
+
+    const auto refused = run_command({GPUJUDGE_BIN_DIR "/gpujudge", "--home", GPUJUDGE_SOURCE_DIR, "serve", "--port",
+                                      "0", "--gradebook", "/nonexistent-run"},
+                                     std::chrono::seconds(30));
+    CHECK(refused.exit.code == exit_usage);
+    CHECK(contains(refused.output,
+                   "gpujudge: --gradebook: /nonexistent-run: no gradebook there (gpujudge grade writes one)\n"));
+    std::filesystem::remove_all(run);
 }

@@ -34,15 +34,4 @@ int report_current_exception() {
     return exit_internal;
 }
 
-std::string missing_tool_message(const std::string& tool) {
-    if (tool == "nvcc")
-        return "nvcc not found on PATH: install the CUDA Toolkit (https://developer.nvidia.com/cuda-downloads) "
-               "and add its bin folder (usually /usr/local/cuda/bin) to PATH";
-    if (tool == "ncu")
-        return "ncu not found on PATH: install Nsight Compute, which comes with the CUDA Toolkit "
-               "(https://developer.nvidia.com/nsight-compute), and add the toolkit's bin folder (usually "
-               "/usr/local/cuda/bin) to PATH";
-    return fmt::format("{} not found on PATH: install a C++ compiler (on Debian: apt-get install g++)", tool);
-}
-
 }  // namespace gpujudge

@@ -31,7 +31,4 @@ public:
 // error" for what no user can fix) — and returns its exit code.
 int report_current_exception();
 
-// "nvcc not found on PATH: ..." and where to get it (nvcc, ncu, a host compiler).
-std::string missing_tool_message(const std::string& tool);
-
 }  // namespace gpujudge

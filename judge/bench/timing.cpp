@@ -32,7 +32,8 @@ void refuse_below_floor(bench_figures& f, double bytes, double peak_gbps) {
         f.median_us, bytes, floor_us, peak_gbps, 100 * kFloorMargin);
 }
 
-// The key under which a baseline's figures stay valid: device, baseline library, runner, problem.
+// The key under which a baseline's figures stay valid: device, baseline library, runner, problem. The
+// device by its UUID, as the ceiling (bench/device_probe.hpp): each GPU times its own baseline.
 std::string baseline_key(const problem_spec& spec, const judge_context& context, const device_message& device,
                          const std::filesystem::path& library) {
     return content_hash({device.uuid, library.filename().string(), file_hash(context.runner.runner_exe),

@@ -56,18 +56,32 @@ std::map<std::string, std::string> listed_gpus() {
     return gpus;
 }
 
-// One worker per GPU named (CUDA_VISIBLE_DEVICES' numbering), or per GPU there is for "all".
-std::vector<std::string> worker_gpus(const std::string& wanted, bool host) {
+// GPU numbers, comma-separated; what `where` names them from, when one is not a number.
+std::vector<int> gpu_numbers(const std::string& text, const std::string& where) {
+    std::vector<int> numbers;
+    for (const auto& part : split(text, ',')) {
+        const auto number = gpu_number(part);
+        if (!number)
+            throw usage_error(fmt::format("{}: '{}' is not a GPU number (nvidia-smi's: 0, 1, ...)", where, part));
+        numbers.push_back(*number);
+    }
+    return numbers;
+}
+
+// One worker per GPU named (nvidia-smi's numbers), or per GPU there is for "all": those that
+// CUDA_VISIBLE_DEVICES names where it is set, else those nvidia-smi lists.
+std::vector<int> worker_gpus(const std::string& wanted, bool host) {
     if (wanted != "all") {
-        const auto named = split(wanted, ',');
+        const auto named = gpu_numbers(wanted, "--gpus");
         if (named.empty()) throw usage_error("--gpus: 'all' or GPU numbers, comma-separated (0,1)");
         return named;
     }
-    if (host) return {"0"};
-    if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"); visible && *visible) return split(visible, ',');
-    std::vector<std::string> all;
-    for (const auto& [index, name] : listed_gpus()) all.push_back(index);
-    return all.empty() ? std::vector<std::string>{"0"} : all;
+    if (host) return {0};
+    if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"); visible && *visible)
+        return gpu_numbers(visible, "CUDA_VISIBLE_DEVICES (--gpus all)");
+    std::vector<int> all;
+    for (const auto& [index, name] : listed_gpus()) all.push_back(std::stoi(index));
+    return all.empty() ? std::vector<int>{0} : all;
 }
 
 std::filesystem::path run_folder(const grade_options& opts) {
@@ -99,11 +113,12 @@ void report(const std::filesystem::path& run, gradebook& book) {
                run.string(), run.string());
 }
 
-void print_stats(const grade_stats& stats) {
+void print_stats(const grade_stats& stats, const std::vector<int>& gpus) {
     if (!stats.judged) return;
     std::string busy;
     for (std::size_t w = 0; w < stats.worker_busy_s.size(); ++w)
-        busy += fmt::format(" gpu{} {:.0f}%", w, stats.wall_s > 0 ? 100 * stats.worker_busy_s[w] / stats.wall_s : 0);
+        busy += fmt::format(" {} {:.0f}%", gpu_label(gpus[w]),
+                            stats.wall_s > 0 ? 100 * stats.worker_busy_s[w] / stats.wall_s : 0);
     fmt::print("judged {} in {}: {:.1f}/min; compiles {:.1f} s over the cores; workers busy:{}\n", stats.judged,
                short_duration(stats.wall_s), stats.wall_s > 0 ? stats.judged * 60 / stats.wall_s : 0, stats.compile_s,
                busy);
@@ -114,6 +129,7 @@ int collect(const std::filesystem::path& run) {
     if (!job) throw usage_error(fmt::format("{}: no Slurm job of a grade to collect", run.string()));
     follow_job(*job, isatty(STDERR_FILENO));
     gradebook book(run / "gradebook.db");
+    remember_grade_run(run);
     if (const int failed = collect_job(*job, book))
         fmt::print("{} submissions were in Slurm tasks that failed: gpujudge grade <dir> --slurm --retry-failed\n",
                    failed);
@@ -142,13 +158,15 @@ int grade(cli_context& context, grade_options& opts) {
     const bool host = context.judge.runner.backend == runner_backend::host;
     const auto run = run_folder(opts);
     gradebook book(run / "gradebook.db");
+    remember_grade_run(run);  // serve's Leaderboard shows the latest grade
     local_settings local;
     local.gpus = worker_gpus(opts.gpus, host);
     plan_request request{opts.class_dir, run, context.judge.home, host, opts.rejudge, opts.retry_failed, {}};
     const auto names = listed_gpus();
     if (host) request.gpus = {"host"};
-    for (const auto& gpu : local.gpus) {
-        const std::string name = host ? "host" : names.count(gpu) ? names.at(gpu) : "";
+    for (const int gpu : local.gpus) {
+        const std::string number = std::to_string(gpu);
+        const std::string name = host ? "host" : names.count(number) ? names.at(number) : "";
         local.gpu_names.push_back(name);
         if (!opts.slurm && !name.empty()) request.gpus.insert(name);
     }
@@ -156,15 +174,12 @@ int grade(cli_context& context, grade_options& opts) {
     fmt::print("{} to judge, {} unchanged, {} judged under another name, {} not submissions\n", plan.jobs.size(),
                plan.unchanged, plan.reused, plan.not_submissions);
     if (opts.slurm && !plan.jobs.empty()) return grade_on_slurm(context, opts, run, plan);
-    local.per_worker_device = local.gpus.size() > 1;
-    if (!host && local.gpus.size() == 1 && opts.gpus != "all")
-        setenv("CUDA_VISIBLE_DEVICES", local.gpus.front().c_str(), 1);  // before any thread or runner starts
     local.timed = !opts.no_bench;
     local.progress_line = isatty(STDERR_FILENO);
     local.judge_history = run / "judge.db";
     const grade_stats stats =
         grade_locally(plan.jobs, plan.specs, context.judge, local, [&](const grade_row& row) { book.store(row); });
-    print_stats(stats);
+    print_stats(stats, local.gpus);
     report(run, book);
     return exit_accepted;
 }

@@ -3,6 +3,7 @@
 #include "cli/commands.hpp"
 #include "profile/report.hpp"
 #include "profile/run.hpp"
+#include "toolkit/programs.hpp"
 
 #include <fmt/format.h>
 
@@ -30,7 +31,7 @@ command_action define_profile(CLI::App& command) {
             opts->compare.empty() ? std::vector<std::string>{opts->source} : opts->compare;
         for (const auto& file : files) require_source_file(file);
         const int test = profiled_test(spec, opts->test);
-        const std::filesystem::path ncu = find_ncu();
+        const std::filesystem::path ncu = find_toolkit_program("ncu");
         std::vector<profiled_source> profiles;
         {
             const progress_scope shown(context.judge.progress, opts->json);  // erased before the report

@@ -1,5 +1,6 @@
 // `gpujudge serve`: the web page and its JSON API on this machine (see serve/web_server.hpp).
 #include "cli/commands.hpp"
+#include "serve/leaderboard_api.hpp"
 #include "serve/page_assets.hpp"
 #include "serve/report_commands.hpp"
 #include "serve/web_server.hpp"
@@ -20,6 +21,9 @@ command_action define_serve(CLI::App& command) {
                     "Address to listen on; any but the loopback (127.0.0.1, localhost, ::1) needs the token printed "
                     "at start-up")
         ->capture_default_str();
+    command.add_option("--gradebook", opts->settings.gradebook,
+                       "The grade whose leaderboards the Leaderboard view shows: its run folder or gradebook.db "
+                       "(default: the latest grade run on this machine)");
     command.add_option("--assets", opts->assets,
                        "Folder holding Debian's JavaScript libraries, codemirror/ and marked/ (default: "
                        "/usr/share/javascript, else share/javascript beside this binary)");
@@ -33,6 +37,8 @@ command_action define_serve(CLI::App& command) {
             if (!gpujudge->get_subcommands([&](CLI::App* sub) { return sub->get_name() == name; }).empty())
                 settings.reports.push_back(name);
         settings.version = GPUJUDGE_VERSION;
+        if (!settings.gradebook.empty()) settings.gradebook = std::filesystem::absolute(settings.gradebook);
+        check_gradebook_option(settings.gradebook);
         return serve(context.judge, settings);
     };
 }

@@ -7,21 +7,16 @@
 #include "compile/include_scan.hpp"
 #include "process/child_process.hpp"
 #include "process/sandbox.hpp"
+#include "toolkit/programs.hpp"
 #include "toolkit/python_probe.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
 #include <spdlog/spdlog.h>
-#include <sys/sendfile.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -55,8 +50,11 @@ std::string tool_version(const std::string& tool) {
     command_result result;
     try {
         result = run_command({tool, "--version"}, std::chrono::seconds(60));
-    } catch (const std::runtime_error&) {  // it could not be started: not on PATH
-        throw environment_error(missing_tool_message(tool));
+    } catch (const std::runtime_error&) {  // it could not be started: not on PATH (nvcc was found before)
+        throw environment_error(fmt::format(
+            "{} not found on PATH: gpujudge compiles references with it; install a C++ compiler (on Debian: "
+            "apt-get install g++)",
+            tool));
     }
     if (result.exit.code != 0 || result.exit.signaled)
         throw environment_error(
@@ -304,8 +302,9 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
         write_diagnostics(entry, source, result.diagnostics);
         write_file_atomically(entry.origin, source.string() + "\n");
     }
-    if (const auto refused = take_library(built, entry.library)) {
-        result.diagnostics = *refused + "\n";
+    if (const auto refused = take_from_sandbox(built, entry.library)) {
+        result.diagnostics =
+            fmt::format("the compiler's output {} cannot be taken: {}\n", built.filename().string(), *refused);
         return result;
     }
     result.ok = true;
@@ -313,39 +312,6 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
 }
 
 }  // namespace
-
-std::optional<std::string> take_library(const std::filesystem::path& built, const std::filesystem::path& destination) {
-    struct descriptor {
-        int fd;
-        ~descriptor() {
-            if (fd >= 0) close(fd);
-        }
-    };
-    // O_NONBLOCK: a FIFO left there must not hold the judge up.
-    const descriptor in{open(built.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)};
-    const int error = in.fd < 0 ? errno : 0;
-    struct stat status {};
-    if (in.fd < 0 || fstat(in.fd, &status) != 0 || !S_ISREG(status.st_mode))
-        return fmt::format("the compiler's output {} cannot be taken: {}", built.filename().string(),
-                           error == ELOOP ? "it is a symbolic link"
-                           : error        ? std::strerror(error)
-                                          : "it is not a regular file");
-    const std::string partial = private_name(destination);
-    const descriptor out{open(partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755)};
-    off_t left = status.st_size;
-    while (out.fd >= 0 && left > 0) {
-        const ssize_t sent = sendfile(out.fd, in.fd, nullptr, static_cast<std::size_t>(left));
-        if (sent <= 0) break;
-        left -= sent;
-    }
-    if (out.fd < 0 || left != 0) {
-        std::error_code ignored;
-        std::filesystem::remove(partial, ignored);
-        throw std::runtime_error(fmt::format("{}: cannot be written", partial));
-    }
-    std::filesystem::rename(partial, destination);
-    return std::nullopt;
-}
 
 compile_limits default_compile_limits() {
     compile_limits limits;
@@ -403,8 +369,13 @@ compile_result stage_python(const std::filesystem::path& source, const compiler_
 compile_result compile_solution(const problem_spec& spec, const std::filesystem::path& source,
                                 const compiler_settings& settings) {
     if (is_python_source(source)) return stage_python(source, settings);
+    // A path is taken as it is; a name is found as every toolkit program is (PATH, $CUDA_HOME/bin,
+    // /usr/local/cuda/bin), with its message when it is nowhere.
+    const std::filesystem::path nvcc = std::filesystem::path(settings.nvcc).has_parent_path()
+                                           ? std::filesystem::path(settings.nvcc)
+                                           : find_toolkit_program(settings.nvcc);
     // nvcc compiles the host code with the host compiler: both versions are in the key.
-    return compile_cached(spec, source, "solve", {settings.nvcc, settings.host_compiler},
+    return compile_cached(spec, source, "solve", {nvcc.string(), settings.host_compiler},
                           {"-O3", "-lineinfo", "-Xcompiler", "-fPIC", "-shared", "-arch=" + settings.arch, "-Xlinker",
                            "-z", "-Xlinker", "defs"},
                           settings);

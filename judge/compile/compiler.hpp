@@ -61,11 +61,6 @@ std::filesystem::path default_cache_dir();
 // to link instead of loading without it.
 std::string forced_header(const problem_spec& spec, const std::string& function);
 
-// Copies the library a compiler left in its work folder to `destination` (under a private name,
-// then renamed into place): a regular file only, never followed through a link the compiler could
-// have planted there. Nothing when done, else why not.
-std::optional<std::string> take_library(const std::filesystem::path& built, const std::filesystem::path& destination);
-
 // Compiles a .cu submission with nvcc: -O3 -lineinfo -Xcompiler -fPIC -shared -arch=<arch>.
 compile_result compile_solution(const problem_spec& spec, const std::filesystem::path& source,
                                 const compiler_settings& settings);

@@ -1,5 +1,7 @@
 #include "grade/grade_reports.hpp"
 
+#include "history/json.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -49,33 +51,71 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
     std::filesystem::rename(temporary, path);  // readers never see half a file
 }
 
-std::string ranked_by_time(const std::string& gpu, std::vector<grade_row> rows) {
-    std::sort(rows.begin(), rows.end(),
-              [](const grade_row& a, const grade_row& b) { return *a.median_us < *b.median_us; });
+// "gpu1" where the row names its GPU's number, else nothing.
+std::string gpu_number_text(const grade_row& row) {
+    return row.gpu_index ? fmt::format("gpu{}", *row.gpu_index) : "";
+}
+
+// The model, and the GPU's number where the row has it: "NVIDIA H100 (gpu1)".
+std::string gpu_text(const grade_row& row) {
+    return row.gpu_index ? fmt::format("{} ({})", row.gpu, gpu_number_text(row)) : row.gpu;
+}
+
+std::string ranked_by_time(const gpu_ranking& ranking) {
     std::string text = fmt::format(
-        "\n### On {}\n\n| # | student | median µs | GB/s | % of ceiling | × baseline |\n"
-        "|---|---|---|---|---|---|\n",
-        gpu.empty() ? "an unknown GPU" : gpu);
+        "\n### On {}\n\n| # | student | median µs | GB/s | % of ceiling | × baseline | GPU |\n"
+        "|---|---|---|---|---|---|---|\n",
+        ranking.gpu.empty() ? "an unknown GPU" : ranking.gpu);
+    const auto& rows = ranking.rows;
     for (std::size_t i = 0; i < rows.size(); ++i)
         text +=
-            fmt::format("| {} | {} | {} | {} | {} | {} |\n", i + 1, cell(rows[i].student), number(rows[i].median_us, 1),
-                        number(rows[i].gbps, 1), number(rows[i].percent_of_ceiling, 1), number(rows[i].speedup, 2));
+            fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", i + 1, cell(rows[i].student),
+                        number(rows[i].median_us, 1), number(rows[i].gbps, 1), number(rows[i].percent_of_ceiling, 1),
+                        number(rows[i].speedup, 2), gpu_number_text(rows[i]));
     return text;
 }
 
-std::string ranked_by_ceiling(std::vector<grade_row> rows) {
-    rows.erase(std::remove_if(rows.begin(), rows.end(), [](const grade_row& r) { return !r.percent_of_ceiling; }),
-               rows.end());
+std::string ranked_by_ceiling(const std::vector<grade_row>& rows) {
     if (rows.empty()) return "";
-    std::sort(rows.begin(), rows.end(),
-              [](const grade_row& a, const grade_row& b) { return *a.percent_of_ceiling > *b.percent_of_ceiling; });
     std::string text =
         "\n### Across GPU models, by % of ceiling\n\n| # | student | GPU | % of ceiling | median µs |\n"
         "|---|---|---|---|---|\n";
     for (std::size_t i = 0; i < rows.size(); ++i)
-        text += fmt::format("| {} | {} | {} | {} | {} |\n", i + 1, cell(rows[i].student), cell(rows[i].gpu),
+        text += fmt::format("| {} | {} | {} | {} | {} |\n", i + 1, cell(rows[i].student), cell(gpu_text(rows[i])),
                             number(rows[i].percent_of_ceiling, 1), number(rows[i].median_us, 1));
     return text;
+}
+
+// A row as gradebook.json holds it.
+nlohmann::json row_json(const grade_row& r) {
+    return {{"student", r.student},
+            {"problem", r.problem},
+            {"file", r.file},
+            {"status", r.status},
+            {"tests_passed", r.passed},
+            {"tests_total", r.total},
+            {"median_us", optional_number(r.median_us)},
+            {"gbps", optional_number(r.gbps)},
+            {"percent_of_ceiling", optional_number(r.percent_of_ceiling)},
+            {"x_baseline", optional_number(r.speedup)},
+            {"ceiling_gbps", optional_number(r.ceiling_gbps)},
+            {"source_hash", r.source_hash},
+            {"gpu", r.gpu},
+            {"gpu_index", optional_number(r.gpu_index)},
+            {"judged_at", r.judged_at},
+            {"wall_s", r.wall_s},
+            {"reason", r.reason}};
+}
+
+// Ranked rows as the API sends them: each as gradebook.json holds it, with its rank.
+nlohmann::json ranked_json(const std::vector<grade_row>& rows) {
+    nlohmann::json ranked = nlohmann::json::array();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        nlohmann::json row = row_json(rows[i]);
+        row["rank"] = i + 1;
+        ranked.push_back(std::move(row));
+    }
+    return ranked;
 }
 
 // Sources handed in by more than one student for the same problem.
@@ -110,7 +150,7 @@ std::string csv_field(const std::string& text) {
 std::string gradebook_csv(const std::vector<grade_row>& rows) {
     std::string text =
         "student,problem,file,status,tests_passed,tests_total,median_us,gbps,percent_of_ceiling,x_baseline,"
-        "ceiling_gbps,source_hash,gpu,judged_at,wall_s,reason\r\n";
+        "ceiling_gbps,source_hash,gpu,gpu_index,judged_at,wall_s,reason\r\n";
     for (const auto& r : rows) {
         const std::vector<std::string> fields{r.student,
                                               r.problem,
@@ -125,6 +165,7 @@ std::string gradebook_csv(const std::vector<grade_row>& rows) {
                                               number(r.ceiling_gbps, 1),
                                               r.source_hash,
                                               r.gpu,
+                                              r.gpu_index ? std::to_string(*r.gpu_index) : "",
                                               r.judged_at,
                                               fmt::format("{:.2f}", r.wall_s),
                                               r.reason};
@@ -137,43 +178,57 @@ std::string gradebook_csv(const std::vector<grade_row>& rows) {
 
 nlohmann::json gradebook_json(const std::vector<grade_row>& rows) {
     nlohmann::json all = nlohmann::json::array();
-    const auto maybe = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
-    for (const auto& r : rows)
-        all.push_back({{"student", r.student},
-                       {"problem", r.problem},
-                       {"file", r.file},
-                       {"status", r.status},
-                       {"tests_passed", r.passed},
-                       {"tests_total", r.total},
-                       {"median_us", maybe(r.median_us)},
-                       {"gbps", maybe(r.gbps)},
-                       {"percent_of_ceiling", maybe(r.percent_of_ceiling)},
-                       {"x_baseline", maybe(r.speedup)},
-                       {"ceiling_gbps", maybe(r.ceiling_gbps)},
-                       {"source_hash", r.source_hash},
-                       {"gpu", r.gpu},
-                       {"judged_at", r.judged_at},
-                       {"wall_s", r.wall_s},
-                       {"reason", r.reason}});
+    for (const auto& r : rows) all.push_back(row_json(r));
     return all;
+}
+
+std::vector<problem_leaderboard> rank_leaderboards(const std::vector<grade_row>& rows) {
+    std::vector<problem_leaderboard> boards;
+    for (const auto& [problem, entries] : by_problem(rows)) {
+        problem_leaderboard board{problem, {}, {}};
+        std::map<std::string, std::vector<grade_row>> by_gpu;
+        for (const auto& row : entries)
+            if (timed_accepted(row)) {
+                by_gpu[row.gpu].push_back(row);
+                if (row.percent_of_ceiling) board.across_models.push_back(row);
+            }
+        for (auto& [gpu, ranked] : by_gpu) {
+            std::stable_sort(ranked.begin(), ranked.end(),
+                             [](const grade_row& a, const grade_row& b) { return *a.median_us < *b.median_us; });
+            board.by_gpu.push_back({gpu, std::move(ranked)});
+        }
+        if (board.by_gpu.size() > 1)
+            std::stable_sort(
+                board.across_models.begin(), board.across_models.end(),
+                [](const grade_row& a, const grade_row& b) { return *a.percent_of_ceiling > *b.percent_of_ceiling; });
+        else
+            board.across_models.clear();
+        boards.push_back(std::move(board));
+    }
+    return boards;
 }
 
 std::string leaderboard_markdown(const std::vector<grade_row>& rows) {
     std::string text = "# Leaderboard\n\nAccepted submissions, ranked by median time on each GPU model.\n";
-    for (const auto& [problem, entries] : by_problem(rows)) {
-        std::map<std::string, std::vector<grade_row>> by_gpu;
-        std::vector<grade_row> accepted;
-        for (const auto& row : entries)
-            if (timed_accepted(row)) {
-                by_gpu[row.gpu].push_back(row);
-                accepted.push_back(row);
-            }
-        text += fmt::format("\n## {}\n", problem);
-        if (accepted.empty()) text += "\nNo timed accepted submission.\n";
-        for (const auto& [gpu, ranked] : by_gpu) text += ranked_by_time(gpu, ranked);
-        if (by_gpu.size() > 1) text += ranked_by_ceiling(accepted);
+    for (const auto& board : rank_leaderboards(rows)) {
+        text += fmt::format("\n## {}\n", board.problem);
+        if (board.by_gpu.empty()) text += "\nNo timed accepted submission.\n";
+        for (const auto& ranking : board.by_gpu) text += ranked_by_time(ranking);
+        text += ranked_by_ceiling(board.across_models);
     }
     return text;
+}
+
+nlohmann::json leaderboard_json(const std::vector<grade_row>& rows) {
+    nlohmann::json problems = nlohmann::json::array();
+    for (const auto& board : rank_leaderboards(rows)) {
+        nlohmann::json by_gpu = nlohmann::json::array();
+        for (const auto& ranking : board.by_gpu)
+            by_gpu.push_back({{"gpu", ranking.gpu}, {"ranked", ranked_json(ranking.rows)}});
+        problems.push_back(
+            {{"problem", board.problem}, {"by_gpu", by_gpu}, {"across_models", ranked_json(board.across_models)}});
+    }
+    return problems;
 }
 
 std::string summary_markdown(const std::vector<grade_row>& rows) {
@@ -193,7 +248,7 @@ std::string summary_markdown(const std::vector<grade_row>& rows) {
         text += fmt::format(
             "| {} | {} | {} | {} | {} | {} | {} |\n", cell(problem), entries.size(), counts["accepted"],
             counts["wrong"], counts["failed"], times.empty() ? "" : fmt::format("{:.1f}", median(times)),
-            best ? fmt::format("{:.1f} ({}, {})", *best->median_us, cell(best->student), cell(best->gpu)) : "");
+            best ? fmt::format("{:.1f} ({}, {})", *best->median_us, cell(best->student), cell(gpu_text(*best))) : "");
     }
     return text + identical_sources(rows) + not_judged(rows);
 }

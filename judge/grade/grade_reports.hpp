@@ -16,8 +16,28 @@ std::string csv_field(const std::string& text);
 
 std::string gradebook_csv(const std::vector<grade_row>& rows);
 nlohmann::json gradebook_json(const std::vector<grade_row>& rows);
-// Per problem: by time within each GPU model, then by % of the ceiling across models.
+
+// One GPU model's timed accepted rows, fastest median first.
+struct gpu_ranking {
+    std::string gpu;
+    std::vector<grade_row> rows;
+};
+// A problem's leaderboard: its timed accepted rows ranked by time within each GPU model (models by
+// name), and, where there are several models, by % of the ceiling across them (rows without a
+// ceiling left out; empty with one model).
+struct problem_leaderboard {
+    std::string problem;
+    std::vector<gpu_ranking> by_gpu;
+    std::vector<grade_row> across_models;
+};
+// The one ranking, per problem that has submissions (by name): the Markdown's and serve's.
+std::vector<problem_leaderboard> rank_leaderboards(const std::vector<grade_row>& rows);
+
+// The ranking as leaderboard.md shows it.
 std::string leaderboard_markdown(const std::vector<grade_row>& rows);
+// The ranking as serve's API sends it: [{problem, by_gpu: [{gpu, ranked}], across_models}], each
+// ranked row as gradebook.json holds it, with its `rank`.
+nlohmann::json leaderboard_json(const std::vector<grade_row>& rows);
 // Per problem: accepted / wrong / failed, the median and best time; byte-identical sources; what
 // could not be judged.
 std::string summary_markdown(const std::vector<grade_row>& rows);

@@ -1,8 +1,12 @@
 #include "grade/gradebook.hpp"
 
+#include "base/file_text.hpp"
+#include "history/database.hpp"
+#include "history/sql_statement.hpp"
 #include "verdict.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <ctime>
 #include <stdexcept>
@@ -11,54 +15,17 @@ namespace gpujudge {
 
 namespace {
 
-// A prepared statement, finalised when it goes.
-class query {
-public:
-    query(sqlite3* db, const char* sql) : db_(db) {
-        if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK)
-            throw std::runtime_error(fmt::format("gradebook: {}", sqlite3_errmsg(db)));
-    }
-    ~query() { sqlite3_finalize(stmt_); }
-    query(const query&) = delete;
-    query& operator=(const query&) = delete;
-
-    void bind(int index, const std::string& value) {
-        sqlite3_bind_text(stmt_, index, value.c_str(), -1, SQLITE_TRANSIENT);
-    }
-    void bind(int index, double value) { sqlite3_bind_double(stmt_, index, value); }
-    void bind(int index, int value) { sqlite3_bind_int(stmt_, index, value); }
-    void bind(int index, const std::optional<double>& value) {
-        if (value)
-            bind(index, *value);
-        else
-            sqlite3_bind_null(stmt_, index);
-    }
-    bool step() {
-        const int status = sqlite3_step(stmt_);
-        if (status != SQLITE_ROW && status != SQLITE_DONE)
-            throw std::runtime_error(fmt::format("gradebook: {}", sqlite3_errmsg(db_)));
-        return status == SQLITE_ROW;
-    }
-    std::string text(int column) const {
-        const unsigned char* value = sqlite3_column_text(stmt_, column);
-        return value ? reinterpret_cast<const char*>(value) : "";
-    }
-    std::optional<double> number(int column) const {
-        if (sqlite3_column_type(stmt_, column) == SQLITE_NULL) return std::nullopt;
-        return sqlite3_column_double(stmt_, column);
-    }
-    int integer(int column) const { return sqlite3_column_int(stmt_, column); }
-
-private:
-    sqlite3* db_;
-    sqlite3_stmt* stmt_ = nullptr;
-};
+constexpr const char* kDatabase = "gradebook";  // names it in SQLite's errors
 
 constexpr const char* kColumns =
     "file, student, problem, status, passed, total, median_us, gbps, percent_of_ceiling, speedup, ceiling_gbps,"
-    " source_hash, spec_hash, gpu, judged_at, wall_s, reason";
+    " source_hash, spec_hash, gpu, judged_at, wall_s, reason, gpu_index";
+// A gradebook of a version before gpu_index, read without migrating it: no row names its GPU's number.
+constexpr const char* kColumnsBeforeGpuIndex =
+    "file, student, problem, status, passed, total, median_us, gbps, percent_of_ceiling, speedup, ceiling_gbps,"
+    " source_hash, spec_hash, gpu, judged_at, wall_s, reason, NULL";
 
-grade_row row_at(const query& q) {
+grade_row row_at(const sql_statement& q) {
     grade_row row;
     row.file = q.text(0);
     row.student = q.text(1);
@@ -66,17 +33,18 @@ grade_row row_at(const query& q) {
     row.status = q.text(3);
     row.passed = q.integer(4);
     row.total = q.integer(5);
-    row.median_us = q.number(6);
-    row.gbps = q.number(7);
-    row.percent_of_ceiling = q.number(8);
-    row.speedup = q.number(9);
-    row.ceiling_gbps = q.number(10);
+    row.median_us = q.maybe_number(6);
+    row.gbps = q.maybe_number(7);
+    row.percent_of_ceiling = q.maybe_number(8);
+    row.speedup = q.maybe_number(9);
+    row.ceiling_gbps = q.maybe_number(10);
     row.source_hash = q.text(11);
     row.spec_hash = q.text(12);
     row.gpu = q.text(13);
     row.judged_at = q.text(14);
-    row.wall_s = q.number(15).value_or(0);
+    row.wall_s = q.maybe_number(15).value_or(0);
     row.reason = q.text(16);
+    row.gpu_index = q.maybe_integer(17);
     return row;
 }
 
@@ -87,6 +55,19 @@ void execute(sqlite3* db, const char* sql) {
         sqlite3_free(message);
         throw std::runtime_error(fmt::format("gradebook: {}", text));
     }
+}
+
+// Whether the table `rows` has the column `name`.
+bool has_column(sqlite3* db, const char* name) {
+    sql_statement columns(kDatabase, db, "SELECT name FROM pragma_table_info('rows')");
+    while (columns.step())
+        if (columns.text(0) == name) return true;
+    return false;
+}
+
+bool has_rows_table(sqlite3* db) {
+    sql_statement tables(kDatabase, db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'rows'");
+    return tables.step();
 }
 
 }  // namespace
@@ -114,21 +95,62 @@ std::string utc_now() {
     return text;
 }
 
-gradebook::gradebook(const std::filesystem::path& path) {
+namespace {
+
+std::filesystem::path last_grade_note() {
+    return default_history_path().parent_path() / "last-grade";
+}
+
+}  // namespace
+
+std::filesystem::path gradebook_path(const std::filesystem::path& run_or_file) {
     std::error_code ignored;
-    std::filesystem::create_directories(path.parent_path(), ignored);
-    if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
+    return std::filesystem::is_directory(run_or_file, ignored) ? run_or_file / "gradebook.db" : run_or_file;
+}
+
+void remember_grade_run(const std::filesystem::path& run) {
+    try {
+        std::filesystem::create_directories(last_grade_note().parent_path());
+        write_file_atomically(last_grade_note(), std::filesystem::absolute(run).string() + "\n");
+    } catch (const std::exception& error) {
+        spdlog::warn("cannot note the grade's run folder for serve: {}", error.what());
+    }
+}
+
+std::optional<std::filesystem::path> remembered_grade_run() {
+    auto text = read_file_text(last_grade_note());
+    if (!text) return std::nullopt;
+    while (!text->empty() && (text->back() == '\n' || text->back() == '\r')) text->pop_back();
+    if (text->empty()) return std::nullopt;
+    return std::filesystem::path(*text);
+}
+
+gradebook::gradebook(const std::filesystem::path& path, access mode) : columns_(kColumns) {
+    const bool reading = mode == access::read;
+    std::error_code ignored;
+    if (reading && !std::filesystem::is_regular_file(path, ignored))
+        throw std::runtime_error(fmt::format("{}: no gradebook there (gpujudge grade writes one)", path.string()));
+    if (!reading) std::filesystem::create_directories(path.parent_path(), ignored);
+    const int flags = reading ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
         const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
         throw std::runtime_error(fmt::format("{}: cannot open the gradebook: {}", path.string(), why));
     }
     sqlite3_busy_timeout(db_, 10000);  // the workers of one grade, and `--collect`, write it in turn
     try {
-        execute(db_,
-                "CREATE TABLE IF NOT EXISTS rows (file TEXT PRIMARY KEY, student TEXT, problem TEXT, status TEXT,"
-                " passed INTEGER, total INTEGER, median_us REAL, gbps REAL, percent_of_ceiling REAL, speedup REAL,"
-                " ceiling_gbps REAL, source_hash TEXT, spec_hash TEXT, gpu TEXT, judged_at TEXT, wall_s REAL,"
-                " reason TEXT)");
+        if (reading) {
+            if (!has_rows_table(db_)) throw std::runtime_error("not a gradebook (it has no table of rows)");
+            if (!has_column(db_, "gpu_index")) columns_ = kColumnsBeforeGpuIndex;
+        } else {
+            execute(db_,
+                    "CREATE TABLE IF NOT EXISTS rows (file TEXT PRIMARY KEY, student TEXT, problem TEXT, status TEXT,"
+                    " passed INTEGER, total INTEGER, median_us REAL, gbps REAL, percent_of_ceiling REAL, speedup REAL,"
+                    " ceiling_gbps REAL, source_hash TEXT, spec_hash TEXT, gpu TEXT, judged_at TEXT, wall_s REAL,"
+                    " reason TEXT, gpu_index INTEGER)");
+            // Gradebooks of earlier versions gain the column, empty: their rows' GPU numbers are unknown.
+            if (!has_column(db_, "gpu_index")) execute(db_, "ALTER TABLE rows ADD COLUMN gpu_index INTEGER");
+        }
     } catch (const std::exception& error) {
         sqlite3_close(db_);
         throw std::runtime_error(fmt::format("{}: {}", path.string(), error.what()));
@@ -141,8 +163,8 @@ gradebook::~gradebook() {
 
 void gradebook::store(const grade_row& row) {
     const std::string sql =
-        fmt::format("INSERT OR REPLACE INTO rows ({}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", kColumns);
-    query q(db_, sql.c_str());
+        fmt::format("INSERT OR REPLACE INTO rows ({}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", kColumns);
+    sql_statement q(kDatabase, db_, sql);
     q.bind(1, row.file);
     q.bind(2, row.student);
     q.bind(3, row.problem);
@@ -160,18 +182,19 @@ void gradebook::store(const grade_row& row) {
     q.bind(15, row.judged_at);
     q.bind(16, row.wall_s);
     q.bind(17, row.reason);
+    q.bind(18, row.gpu_index);
     q.step();  // one statement: SQLite's own transaction
 }
 
 void gradebook::remove(const std::string& file) {
-    query q(db_, "DELETE FROM rows WHERE file = ?");
+    sql_statement q(kDatabase, db_, "DELETE FROM rows WHERE file = ?");
     q.bind(1, file);
     q.step();
 }
 
 std::optional<grade_row> gradebook::row(const std::string& file) const {
-    const std::string sql = fmt::format("SELECT {} FROM rows WHERE file = ?", kColumns);
-    query q(db_, sql.c_str());
+    const std::string sql = fmt::format("SELECT {} FROM rows WHERE file = ?", columns_);
+    sql_statement q(kDatabase, db_, sql);
     q.bind(1, file);
     if (!q.step()) return std::nullopt;
     return row_at(q);
@@ -180,8 +203,8 @@ std::optional<grade_row> gradebook::row(const std::string& file) const {
 std::optional<grade_row> gradebook::judged_like(const std::string& source_hash, const std::string& spec_hash,
                                                 const std::string& gpu) const {
     const std::string sql = fmt::format(
-        "SELECT {} FROM rows WHERE source_hash = ? AND spec_hash = ? AND gpu = ? ORDER BY judged_at", kColumns);
-    query q(db_, sql.c_str());
+        "SELECT {} FROM rows WHERE source_hash = ? AND spec_hash = ? AND gpu = ? ORDER BY judged_at", columns_);
+    sql_statement q(kDatabase, db_, sql);
     q.bind(1, source_hash);
     q.bind(2, spec_hash);
     q.bind(3, gpu);
@@ -193,15 +216,15 @@ std::optional<grade_row> gradebook::judged_like(const std::string& source_hash, 
 }
 
 std::vector<grade_row> gradebook::rows() const {
-    const std::string sql = fmt::format("SELECT {} FROM rows ORDER BY student, file", kColumns);
-    query q(db_, sql.c_str());
+    const std::string sql = fmt::format("SELECT {} FROM rows ORDER BY student, file", columns_);
+    sql_statement q(kDatabase, db_, sql);
     std::vector<grade_row> all;
     while (q.step()) all.push_back(row_at(q));
     return all;
 }
 
 std::vector<std::string> gradebook::gpus() const {
-    query q(db_, "SELECT DISTINCT gpu FROM rows WHERE gpu <> '' ORDER BY gpu");
+    sql_statement q(kDatabase, db_, "SELECT DISTINCT gpu FROM rows WHERE gpu <> '' ORDER BY gpu");
     std::vector<std::string> names;
     while (q.step()) names.push_back(q.text(0));
     return names;

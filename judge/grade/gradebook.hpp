@@ -30,6 +30,9 @@ struct grade_row {
     std::string judged_at;  // UTC, "YYYY-MM-DD HH:MM:SS"
     double wall_s = 0;
     std::string reason;
+    // Which GPU of its machine judged it (nvidia-smi's number); none for rows never judged on one,
+    // a Slurm task's GPU not named by a number, or rows of gradebooks from before it was kept.
+    std::optional<int> gpu_index;
 };
 
 // Statuses of files that were not judged, beside the verdicts.
@@ -51,10 +54,23 @@ std::string status_group(const std::string& status);
 // "YYYY-MM-DD HH:MM:SS" in UTC, now.
 std::string utc_now();
 
+// The gradebook a path names: a run folder's gradebook.db, else the path itself (a gradebook file).
+std::filesystem::path gradebook_path(const std::filesystem::path& run_or_file);
+
+// The latest grade's run folder, which `grade` notes in the data folder ($GPUJUDGE_DATA_DIR/last-grade,
+// beside the history) for `serve` to show when no --gradebook names one. Noting it never fails a
+// grade (a warning at most); none when no grade has noted one.
+void remember_grade_run(const std::filesystem::path& run);
+std::optional<std::filesystem::path> remembered_grade_run();
+
 class gradebook {
 public:
-    // Creates the database and its table when new; throws naming `path` when it cannot.
-    explicit gradebook(const std::filesystem::path& path);
+    // `write`: creates the database and its table when new, and adds the columns of later versions
+    // to an older gradebook (gpu_index, empty). `read` (serve): changes nothing, and refuses a path
+    // that holds no gradebook; an older one reads with no GPU numbers. Throws naming `path` when the
+    // gradebook cannot be opened so.
+    enum class access { write, read };
+    explicit gradebook(const std::filesystem::path& path, access mode = access::write);
     ~gradebook();
     gradebook(const gradebook&) = delete;
     gradebook& operator=(const gradebook&) = delete;
@@ -70,6 +86,7 @@ public:
 
 private:
     sqlite3* db_ = nullptr;
+    std::string columns_;  // what a row is read from
 };
 
 }  // namespace gpujudge

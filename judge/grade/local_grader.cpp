@@ -68,8 +68,8 @@ private:
 // The one progress line: done/total, rate, ETA, and what each GPU is on.
 class progress_display {
 public:
-    progress_display(bool shown, std::size_t total, std::size_t workers)
-        : shown_(shown), total_(total), current_(workers, "idle") {}
+    progress_display(bool shown, std::size_t total, const std::vector<int>& gpus)
+        : shown_(shown), total_(total), gpus_(gpus), current_(gpus.size(), "idle") {}
     void working(std::size_t worker, const std::string& what) {
         std::lock_guard<std::mutex> lock(mutex_);
         current_[worker] = what;
@@ -92,12 +92,14 @@ private:
         const double rate = minutes > 0 ? done_ / minutes : 0;
         std::string line = fmt::format("grade: {}/{} · {:.1f}/min", done_, total_, rate);
         if (rate > 0 && done_ < total_) line += " · ETA " + short_duration((total_ - done_) / rate * 60);
-        for (std::size_t i = 0; i < current_.size(); ++i) line += fmt::format(" · gpu{}: {}", i, current_[i]);
+        for (std::size_t i = 0; i < current_.size(); ++i)
+            line += fmt::format(" · {}: {}", gpu_label(gpus_[i]), current_[i]);
         fmt::print(stderr, "\r\033[K{}", line);
         std::fflush(stderr);
     }
     bool shown_;
     std::size_t total_;
+    std::vector<int> gpus_;
     std::size_t done_ = 0;
     std::vector<std::string> current_;
     std::mutex mutex_;
@@ -161,12 +163,13 @@ grade_row judged_row(const compiled_job& item, const worker_setup& setup, judge_
 
 // Judges one compiled job; the row says what became of it, whatever that was, on which GPU.
 grade_row judge_one(const compiled_job& item, const worker_setup& setup, judge_context& context, double& busy_s,
-                    std::string& gpu) {
+                    std::string& gpu, int gpu_index) {
     grade_row row = judged_row(item, setup, context, busy_s);
     if (row.gpu.empty())
         row.gpu = gpu;
     else
         gpu = row.gpu;
+    if (gpu_index >= 0) row.gpu_index = gpu_index;
     return row;
 }
 
@@ -208,18 +211,34 @@ void run_worker(std::size_t worker, const worker_setup& setup, const judge_conte
             spdlog::warn("{}; ceilings and baselines are measured each time", error.what());
         }
     }
-    if (setup.settings.per_worker_device)
-        context.runner.launcher = {"/usr/bin/env", "CUDA_VISIBLE_DEVICES=" + setup.settings.gpus[worker]};
+    const int gpu_index = setup.settings.gpus[worker];
+    context.runner = worker_runner(base.runner, gpu_index, setup.settings.select_gpu);
     std::string gpu = worker < setup.settings.gpu_names.size() ? setup.settings.gpu_names[worker] : "";
     while (auto item = setup.queue.pop()) {
         setup.progress.working(worker, setup.jobs[item->index].entry.file);
-        const grade_row row = judge_one(*item, setup, context, busy_s, gpu);
+        const grade_row row = judge_one(*item, setup, context, busy_s, gpu, gpu_index);
         setup.sink(row);
         setup.progress.finished(worker);
     }
 }
 
 }  // namespace
+
+std::optional<int> gpu_number(const std::string& text) {
+    if (text.empty() || text.size() > 5 || text.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    return std::stoi(text);
+}
+
+std::string gpu_label(int gpu) {
+    return gpu >= 0 ? fmt::format("gpu{}", gpu) : "gpu";
+}
+
+runner_settings worker_runner(const runner_settings& base, int gpu, bool select) {
+    runner_settings settings = base;
+    if (select && gpu >= 0) settings.gpu = gpu;
+    return settings;
+}
 
 std::string short_duration(double seconds) {
     const long s = static_cast<long>(seconds + 0.5);
@@ -256,7 +275,7 @@ grade_stats grade_locally(const std::vector<grade_job>& jobs, const std::map<std
     const bool host = base.runner.backend == runner_backend::host;
     const compiler_settings compiler = precompile_settings(base);
     ready_queue queue;
-    progress_display progress(settings.progress_line, jobs.size(), settings.gpus.size());
+    progress_display progress(settings.progress_line, jobs.size(), settings.gpus);
     std::mutex sink_mutex;
     const row_sink locked_sink = [&](const grade_row& row) {
         std::lock_guard<std::mutex> lock(sink_mutex);

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,12 @@ struct grade_job {
 };
 
 struct local_settings {
-    std::vector<std::string> gpus{"0"};  // a worker each; CUDA_VISIBLE_DEVICES of its runners
-    bool per_worker_device = false;      // set CUDA_VISIBLE_DEVICES per worker (several GPUs)
+    // A worker each, by the GPU it judges on (nvidia-smi's number): its runners see that GPU alone
+    // (runner_settings::gpu) and its rows name it (grade_row::gpu_index). A negative number: unknown.
+    std::vector<int> gpus{0};
+    // Whether the runners are given their worker's GPU. Off inside a Slurm task, whose GPU Slurm chose
+    // (its CUDA_VISIBLE_DEVICES, which the runners inherit): `gpus` then only names it in the rows.
+    bool select_gpu = true;
     // Each worker's GPU model as far as known before judging ("host" on the host backend): the GPU
     // of rows that never reach a device (compile errors) until the device names itself.
     std::vector<std::string> gpu_names;
@@ -40,6 +45,11 @@ struct grade_stats {
 
 using row_sink = std::function<void(const grade_row&)>;
 
+// The runner settings of the worker judging on `gpu`: `base`, seeing that GPU alone when `select`
+// (through its environment, never a launcher: a launcher is a tool the runner runs under, which has
+// no ceiling measured and a longer exit).
+runner_settings worker_runner(const runner_settings& base, int gpu, bool select);
+
 // Judges `jobs` (each of a problem in `specs`). Never throws for a submission: every job becomes
 // a row, whatever happens to it.
 grade_stats grade_locally(const std::vector<grade_job>& jobs, const std::map<std::string, problem_spec>& specs,
@@ -47,6 +57,12 @@ grade_stats grade_locally(const std::vector<grade_job>& jobs, const std::map<std
 
 // The row a judgement makes.
 grade_row row_of(const grade_job& job, const problem_spec& spec, const judgement& result, bool host_backend);
+
+// A GPU's number ("0", "12"); none for anything else (a UUID, a list).
+std::optional<int> gpu_number(const std::string& text);
+
+// How the progress line and the statistics name a worker's GPU: "gpu2" ("gpu" when unknown).
+std::string gpu_label(int gpu);
 
 // "1m05s", "3h02m".
 std::string short_duration(double seconds);

@@ -280,8 +280,11 @@ void run_task(const std::filesystem::path& manifest_path, const judge_context& c
         slice.push_back(all[i]);
     }
     local_settings settings;
-    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");  // Slurm's choice of GPU for this task
-    settings.gpus = {visible && *visible ? visible : "0"};
+    // Slurm's choice of GPU for this task, which the runners inherit; its number names it in the rows
+    // where it is one (a UUID or a MIG device is left unnamed).
+    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+    settings.gpus = {gpu_number(visible ? visible : "").value_or(-1)};
+    settings.select_gpu = false;
     if (context.runner.backend == runner_backend::host) settings.gpu_names = {"host"};
     settings.timed = manifest.at("timed").get<bool>();
     settings.judge_history = job_dir.parent_path().parent_path() / "judge.db";

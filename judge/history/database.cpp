@@ -1,5 +1,7 @@
 #include "history/database.hpp"
 
+#include "history/sql_statement.hpp"
+
 #include <cmath>
 
 #include <fmt/format.h>
@@ -11,62 +13,13 @@ namespace gpujudge {
 
 namespace {
 
-// A prepared statement, finalised when it goes.
-class statement {
-public:
-    statement(sqlite3* db, const char* sql) : db_(db) {
-        if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK)
-            throw std::runtime_error(fmt::format("history: {}", sqlite3_errmsg(db)));
-    }
-    ~statement() { sqlite3_finalize(stmt_); }
-    statement(const statement&) = delete;
-    statement& operator=(const statement&) = delete;
-
-    statement& bind(int index, const std::string& value) {
-        sqlite3_bind_text(stmt_, index, value.c_str(), -1, SQLITE_TRANSIENT);
-        return *this;
-    }
-    statement& bind(int index, double value) {
-        sqlite3_bind_double(stmt_, index, value);
-        return *this;
-    }
-    statement& bind(int index, int value) {
-        sqlite3_bind_int(stmt_, index, value);
-        return *this;
-    }
-    template <typename T>
-    statement& bind(int index, const std::optional<T>& value) {
-        if (value) return bind(index, *value);
-        sqlite3_bind_null(stmt_, index);
-        return *this;
-    }
-    bool step() {
-        const int status = sqlite3_step(stmt_);
-        if (status != SQLITE_ROW && status != SQLITE_DONE)
-            throw std::runtime_error(fmt::format("history: {}", sqlite3_errmsg(db_)));
-        return status == SQLITE_ROW;
-    }
-    std::string text(int column) const {
-        const unsigned char* value = sqlite3_column_text(stmt_, column);
-        return value ? reinterpret_cast<const char*>(value) : "";
-    }
-    double number(int column) const { return sqlite3_column_double(stmt_, column); }
-    int integer(int column) const { return sqlite3_column_int(stmt_, column); }
-    std::optional<double> maybe_number(int column) const {
-        if (sqlite3_column_type(stmt_, column) == SQLITE_NULL) return std::nullopt;
-        return number(column);
-    }
-
-private:
-    sqlite3* db_;
-    sqlite3_stmt* stmt_ = nullptr;
-};
+constexpr const char* kDatabase = "history";  // names it in SQLite's errors
 
 constexpr const char* kAttemptColumns =
     "recorded_at, problem, source, source_hash, origin, outcome, passed, total, device_name, test, median_us, gbps,"
     " percent_of_peak";
 
-attempt attempt_at(const statement& row) {
+attempt attempt_at(const sql_statement& row) {
     attempt a;
     a.recorded_at = row.text(0);
     a.problem = row.text(1);
@@ -85,7 +38,7 @@ attempt attempt_at(const statement& row) {
     return a;
 }
 
-std::vector<attempt> all_rows(statement& query) {
+std::vector<attempt> all_rows(sql_statement& query) {
     std::vector<attempt> rows;
     while (query.step()) rows.push_back(attempt_at(query));
     return rows;
@@ -168,8 +121,8 @@ std::string history::first_value(const char* sql) {
 }
 
 void history::record(const timed_record& r) {
-    statement insert(
-        db_,
+    sql_statement insert(
+        kDatabase, db_,
         "INSERT INTO results (problem, source, origin, baseline, device_name, device_uuid, test, median_ms,"
         " mean_ms, min_ms, samples, gbps, speedup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insert.bind(1, r.problem).bind(2, r.source).bind(3, r.origin).bind(4, r.baseline ? 1 : 0).bind(5, r.device_name);
@@ -178,9 +131,10 @@ void history::record(const timed_record& r) {
 }
 
 void history::record_attempt(const attempt& a) {
-    statement insert(db_,
-                     "INSERT INTO attempts (problem, source, source_hash, origin, outcome, passed, total, device_name,"
-                     " test, median_us, gbps, percent_of_peak) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+    sql_statement insert(
+        kDatabase, db_,
+        "INSERT INTO attempts (problem, source, source_hash, origin, outcome, passed, total, device_name,"
+        " test, median_us, gbps, percent_of_peak) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
     insert.bind(1, a.problem).bind(2, a.source).bind(3, a.source_hash).bind(4, a.origin);
     insert.bind(5, std::string(to_string(a.outcome))).bind(6, a.passed).bind(7, a.total).bind(8, a.device_name);
     insert.bind(9, a.test).bind(10, a.median_us).bind(11, a.gbps).bind(12, a.percent_of_peak).step();
@@ -188,47 +142,49 @@ void history::record_attempt(const attempt& a) {
 
 std::vector<attempt> history::attempts(const std::optional<std::string>& problem) const {
     // By id, not time: two attempts within a second keep their order.
-    statement query(
-        db_, fmt::format("SELECT {} FROM attempts WHERE ?1 IS NULL OR problem = ?1 ORDER BY id DESC", kAttemptColumns)
-                 .c_str());
+    sql_statement query(
+        kDatabase, db_,
+        fmt::format("SELECT {} FROM attempts WHERE ?1 IS NULL OR problem = ?1 ORDER BY id DESC", kAttemptColumns)
+            .c_str());
     query.bind(1, problem);
     return all_rows(query);
 }
 
 std::vector<attempt> history::best_attempts(const std::optional<std::string>& problem) const {
-    statement query(db_, fmt::format("SELECT {} FROM attempts AS a WHERE (?1 IS NULL OR problem = ?1) AND id = ("
-                                     "SELECT id FROM attempts AS b WHERE b.problem = a.problem AND"
-                                     " b.outcome = 'accepted' AND b.median_us IS NOT NULL"
-                                     " ORDER BY b.median_us, b.id LIMIT 1) ORDER BY problem",
-                                     kAttemptColumns)
-                             .c_str());
+    sql_statement query(kDatabase, db_,
+                        fmt::format("SELECT {} FROM attempts AS a WHERE (?1 IS NULL OR problem = ?1) AND id = ("
+                                    "SELECT id FROM attempts AS b WHERE b.problem = a.problem AND"
+                                    " b.outcome = 'accepted' AND b.median_us IS NOT NULL"
+                                    " ORDER BY b.median_us, b.id LIMIT 1) ORDER BY problem",
+                                    kAttemptColumns)
+                            .c_str());
     query.bind(1, problem);
     return all_rows(query);
 }
 
 std::optional<personal_best> history::best(const std::string& problem, const std::string& test) const {
-    statement query(db_,
-                    "SELECT source, test, device_name, median_ms, gbps, recorded_at FROM results"
-                    " WHERE problem = ? AND test = ? AND baseline = 0 ORDER BY median_ms LIMIT 1");
+    sql_statement query(kDatabase, db_,
+                        "SELECT source, test, device_name, median_ms, gbps, recorded_at FROM results"
+                        " WHERE problem = ? AND test = ? AND baseline = 0 ORDER BY median_ms LIMIT 1");
     query.bind(1, problem).bind(2, test);
     if (!query.step()) return std::nullopt;
     return personal_best{query.text(0), query.text(1), query.text(2), query.number(3), query.number(4), query.text(5)};
 }
 
 std::optional<std::string> history::baseline_figures(const std::string& key) const {
-    statement query(db_, "SELECT figures FROM baseline_figures WHERE key = ?");
+    sql_statement query(kDatabase, db_, "SELECT figures FROM baseline_figures WHERE key = ?");
     query.bind(1, key);
     if (!query.step()) return std::nullopt;
     return query.text(0);
 }
 
 void history::save_baseline_figures(const std::string& key, const std::string& figures_json) {
-    statement upsert(db_, "INSERT OR REPLACE INTO baseline_figures (key, figures) VALUES (?,?)");
+    sql_statement upsert(kDatabase, db_, "INSERT OR REPLACE INTO baseline_figures (key, figures) VALUES (?,?)");
     upsert.bind(1, key).bind(2, figures_json).step();
 }
 
 std::optional<double> history::device_peak(const std::string& device_uuid) const {
-    statement query(db_, "SELECT gbps FROM device_ceilings WHERE device_uuid = ?");
+    sql_statement query(kDatabase, db_, "SELECT gbps FROM device_ceilings WHERE device_uuid = ?");
     query.bind(1, device_uuid);
     if (!query.step()) return std::nullopt;
     const double gbps = query.number(0);
@@ -243,7 +199,8 @@ bool plausible_ceiling_gbps(double gbps) {
 }
 
 void history::save_device_peak(const std::string& device_uuid, const std::string& device_name, double gbps) {
-    statement upsert(db_, "INSERT OR REPLACE INTO device_ceilings (device_uuid, device_name, gbps) VALUES (?,?,?)");
+    sql_statement upsert(kDatabase, db_,
+                         "INSERT OR REPLACE INTO device_ceilings (device_uuid, device_name, gbps) VALUES (?,?,?)");
     upsert.bind(1, device_uuid).bind(2, device_name).bind(3, gbps).step();
 }
 

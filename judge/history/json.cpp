@@ -2,14 +2,6 @@
 
 namespace gpujudge {
 
-namespace {
-
-nlohmann::json optional_number(const std::optional<double>& value) {
-    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
-}  // namespace
-
 nlohmann::json attempt_json(const attempt& a) {
     return {{"recorded_at", a.recorded_at},
             {"problem", a.problem},

@@ -4,9 +4,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <vector>
 
 namespace gpujudge {
+
+// The value, or null where there is none (the history's JSON and the gradebook's).
+template <typename T>
+nlohmann::json optional_number(const std::optional<T>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
 
 nlohmann::json attempt_json(const attempt& a);
 

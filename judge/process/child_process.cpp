@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -108,7 +109,9 @@ child_process::child_process(const std::vector<std::string>& argv, const spawn_o
         const auto bwrap = find_bwrap();
         if (!bwrap) throw std::runtime_error(fmt::format("cannot start {}: bwrap not found", argv[0]));
         seccomp_fd = seccomp_filter_fd();
-        command = sandbox_argv(*bwrap, *options.sandbox, kSeccompFd, argv);
+        sandbox_policy policy = *options.sandbox;
+        policy.environment.insert(policy.environment.end(), options.environment.begin(), options.environment.end());
+        command = sandbox_argv(*bwrap, policy, kSeccompFd, argv);
         environment = bwrap_environment(*bwrap);
         const resource_limits inside = sandbox_limits(*options.sandbox);
         for (auto [mine, theirs] : {std::pair<rlim_t*, rlim_t>{&limits.cpu_seconds, inside.cpu_seconds},
@@ -117,6 +120,14 @@ child_process::child_process(const std::vector<std::string>& argv, const spawn_o
                                     {&limits.open_files, inside.open_files}})
             if (theirs && (!*mine || theirs < *mine)) *mine = theirs;
         limits.no_core = limits.no_core || inside.no_core;
+    } else {
+        for (const auto& [name, value] : options.environment) {
+            const std::string prefix = name + "=";
+            environment.erase(std::remove_if(environment.begin(), environment.end(),
+                                             [&](const std::string& entry) { return entry.rfind(prefix, 0) == 0; }),
+                              environment.end());
+            environment.push_back(prefix + value);
+        }
     }
     // The program, as posix_spawnp finds it: a name without a slash is looked for on PATH.
     std::string program = command.front();
@@ -279,20 +290,27 @@ void sweep_orphans() {
     }
 }
 
-std::optional<std::filesystem::path> find_program(const std::string& program,
-                                                  const std::vector<std::filesystem::path>& then) {
+std::vector<std::filesystem::path> path_folders(const std::string& value) {
     std::vector<std::filesystem::path> dirs;
-    const char* path = std::getenv("PATH");
-    std::istringstream entries(path ? path : "");
+    std::istringstream entries(value);
     for (std::string dir; std::getline(entries, dir, ':');) dirs.push_back(dir.empty() ? "." : dir);
-    dirs.insert(dirs.end(), then.begin(), then.end());
-    for (const auto& dir : dirs) {
+    return dirs;
+}
+
+std::optional<std::filesystem::path> find_in_folders(const std::string& program,
+                                                     const std::vector<std::filesystem::path>& folders) {
+    for (const auto& dir : folders) {
         const std::filesystem::path candidate = dir / program;
         std::error_code error;
         if (std::filesystem::is_regular_file(candidate, error) && access(candidate.c_str(), X_OK) == 0)
             return std::filesystem::absolute(candidate);
     }
     return std::nullopt;
+}
+
+std::optional<std::filesystem::path> find_program(const std::string& program) {
+    const char* path = std::getenv("PATH");
+    return find_in_folders(program, path_folders(path ? path : ""));
 }
 
 }  // namespace gpujudge

@@ -19,6 +19,9 @@ struct spawn_options {
     resource_limits limits;             // set in the child before its program starts
     // Runs the command under bwrap with this policy (and its limits, on top of `limits`).
     std::optional<sandbox_policy> sandbox;
+    // Variables set in the child's environment, name and value, over the judge's; in the sandbox's
+    // (added to the policy's), when there is one.
+    std::vector<std::pair<std::string, std::string>> environment;
 };
 
 struct child_exit {
@@ -71,9 +74,15 @@ void sweep_orphans();
 // The processes whose parent is `parent`, read from /proc.
 std::vector<int> children_of(int parent);
 
-// The executable file `program` in the first folder of PATH that has one, else in the first of
-// `then` that has one; nothing when none does.
-std::optional<std::filesystem::path> find_program(const std::string& program,
-                                                  const std::vector<std::filesystem::path>& then = {});
+// The folders a PATH-like value names, in order (an empty entry is the working directory).
+std::vector<std::filesystem::path> path_folders(const std::string& value);
+
+// The executable file `program` in the first of `folders` that has one; nothing when none does.
+std::optional<std::filesystem::path> find_in_folders(const std::string& program,
+                                                     const std::vector<std::filesystem::path>& folders);
+
+// The executable file `program` in the first folder of PATH that has one. The CUDA Toolkit's
+// programs are found with find_toolkit_program (toolkit/programs.hpp), which looks further.
+std::optional<std::filesystem::path> find_program(const std::string& program);
 
 }  // namespace gpujudge

@@ -1,5 +1,6 @@
 #include "process/sandbox.hpp"
 
+#include "base/file_text.hpp"
 #include "base/user_errors.hpp"
 #include "process/child_process.hpp"
 
@@ -8,7 +9,9 @@
 #include <sched.h>
 #include <seccomp.h>
 #include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -49,6 +52,12 @@ bool kept_variable(const std::string& name, const std::vector<std::string>& keep
             if (name == kept) return true;
     }
     return false;
+}
+
+// Whether the policy sets `name` itself (over the judge's value).
+bool set_by(const sandbox_policy& policy, const std::string& name) {
+    return std::any_of(policy.environment.begin(), policy.environment.end(),
+                       [&](const auto& variable) { return variable.first == name; });
 }
 
 // One seccomp rule, or why libseccomp refused it.
@@ -244,9 +253,13 @@ std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const 
         const auto equals = entry.find('=');
         if (equals == std::string::npos) continue;
         const std::string name = entry.substr(0, equals);
-        if (!kept_variable(name, policy.keep_env)) continue;
+        if (!kept_variable(name, policy.keep_env) || set_by(policy, name)) continue;
         path_set = path_set || name == "PATH";
         argv.insert(argv.end(), {"--setenv", name, entry.substr(equals + 1)});
+    }
+    for (const auto& [name, value] : policy.environment) {
+        path_set = path_set || name == "PATH";
+        argv.insert(argv.end(), {"--setenv", name, value});
     }
     if (!path_set) argv.insert(argv.end(), {"--setenv", "PATH", "/usr/bin:/bin"});
     argv.insert(argv.end(), {"--chdir", workdir, "--seccomp", std::to_string(seccomp_fd), "--"});
@@ -306,6 +319,47 @@ void require_sandbox() {
             "the sandbox for submissions does not work here: {}; install bubblewrap (Debian: bubblewrap) and allow "
             "unprivileged user namespaces, or run with --no-sandbox to judge without it (results are then not kept)",
             probe.why));
+}
+
+std::optional<std::string> take_from_sandbox(const std::filesystem::path& from, const std::filesystem::path& to) {
+    struct descriptor {
+        int fd;
+        ~descriptor() {
+            if (fd >= 0) close(fd);
+        }
+    };
+    const descriptor in{open(from.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)};
+    const int error = in.fd < 0 ? errno : 0;
+    struct stat opened {};
+    if (in.fd < 0 || fstat(in.fd, &opened) != 0 || !S_ISREG(opened.st_mode))
+        return std::string(error == ELOOP ? "it is a symbolic link"
+                           : error        ? std::strerror(error)
+                                          : "it is not a regular file");
+    const std::string partial = private_name(to);
+    std::error_code ignored;
+    if (rename(from.c_str(), partial.c_str()) == 0) {  // one file system: nothing copied
+        struct stat moved {};
+        if (lstat(partial.c_str(), &moved) != 0 || moved.st_dev != opened.st_dev || moved.st_ino != opened.st_ino) {
+            std::filesystem::remove(partial, ignored);
+            return std::string("it was replaced while it was taken");
+        }
+        std::filesystem::rename(partial, to);
+        return std::nullopt;
+    }
+    const descriptor out{open(partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, opened.st_mode & 0755)};
+    off_t left = opened.st_size;
+    while (out.fd >= 0 && left > 0) {
+        const ssize_t sent = sendfile(out.fd, in.fd, nullptr, static_cast<std::size_t>(left));
+        if (sent <= 0) break;
+        left -= sent;
+    }
+    if (out.fd < 0 || left != 0) {
+        std::filesystem::remove(partial, ignored);
+        throw std::runtime_error(fmt::format("{}: cannot be written", partial));
+    }
+    std::filesystem::rename(partial, to);
+    std::filesystem::remove(from, ignored);
+    return std::nullopt;
 }
 
 }  // namespace gpujudge

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpujudge {
@@ -41,6 +42,9 @@ struct sandbox_policy {
     // Environment variables kept besides PATH, LD_LIBRARY_PATH, CUDA_* and NVIDIA_* (and those named
     // in $GPUJUDGE_SANDBOX_ENV, comma-separated).
     std::vector<std::string> keep_env;
+    // Variables set inside, name and value, over any of the judge's that would be kept (a grade
+    // worker's CUDA_VISIBLE_DEVICES).
+    std::vector<std::pair<std::string, std::string>> environment;
     // Folders the command must not see: each is covered by an empty tmpfs wherever a bind (the
     // system's too) would show it (the judge's cache inside a bound home). A folder bound inside a
     // hidden one stays visible: every mount is made after those of the folders holding it.
@@ -80,5 +84,15 @@ const sandbox_probe& sandbox_available();
 
 // Throws environment_error naming what failed and --no-sandbox unless the sandbox works.
 void require_sandbox();
+
+// A file that a sandboxed process wrote into a folder of the judge's (a compiler's library, a
+// reference's outputs, a profiler's report), moved to `to`, where the judge keeps it. A regular file
+// only: it is opened without following a link (O_NOFOLLOW; a FIFO does not block the judge), then
+// renamed through a private name beside `to` and checked to be the file opened (a process still
+// running could swap the name meanwhile), or, on another file system, copied from the opened file;
+// renamed into place last, so that no reader sees half of it. Nothing when done; else why not: "it
+// is a symbolic link", "it is not a regular file", "it was replaced while it was taken", or the
+// system's words ("No such file or directory"). Throws when the judge cannot write beside `to`.
+std::optional<std::string> take_from_sandbox(const std::filesystem::path& from, const std::filesystem::path& to);
 
 }  // namespace gpujudge

@@ -5,6 +5,7 @@
 #include "history/database.hpp"
 #include "judging/modes.hpp"
 #include "process/child_process.hpp"
+#include "process/sandbox.hpp"
 #include "references/outputs.hpp"
 #include "references/timed_data.hpp"
 
@@ -103,10 +104,10 @@ std::optional<test_report> run_under_ncu(const problem_spec& spec, const std::fi
     if (call.result != verdict::accepted && output.find("==ERROR==") != std::string::npos)
         call.message += "\n" + ncu_errors(output);  // what ncu said may be why
     if (call.result != verdict::accepted) return call;
-    const auto status = std::filesystem::symlink_status(written);
-    if (std::filesystem::is_regular_file(status))
-        take_out_of_sandbox(written, result.report);
-    else if (std::filesystem::exists(status) || output.find("No kernels were profiled") == std::string::npos)
+    // A report that is no regular file (a link ncu was made to follow) is no report.
+    const bool written_one = std::filesystem::exists(std::filesystem::symlink_status(written));
+    if (written_one ? take_from_sandbox(written, result.report).has_value()
+                    : output.find("No kernels were profiled") == std::string::npos)
         throw environment_error(
             fmt::format("ncu wrote no report ({}); it printed:\n{}", result.report.string(), ncu_errors(output)));
     return std::nullopt;
@@ -129,11 +130,6 @@ std::vector<kernel_profile> import_report(const std::filesystem::path& ncu, cons
 }
 
 }  // namespace
-
-std::filesystem::path find_ncu() {
-    if (auto ncu = find_program("ncu")) return *ncu;
-    throw environment_error(missing_tool_message("ncu"));
-}
 
 int profiled_test(const problem_spec& spec, const std::string& name) {
     std::optional<int> chosen;

@@ -38,9 +38,6 @@ struct profile_result {
     bool capped() const { return static_cast<int>(kernels.size()) >= kMaxProfiledKernels; }
 };
 
-// ncu's path: the first on PATH. Throws environment_error (exit 13) saying how to get it.
-std::filesystem::path find_ncu();
-
 // The benchmark to profile: the one named, else the largest (most metrics.bytes; the last of
 // equals). Throws usage_error for a name that is no benchmark of the problem.
 int profiled_test(const problem_spec& spec, const std::string& name);

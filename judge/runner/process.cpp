@@ -23,7 +23,8 @@ constexpr std::chrono::seconds kSendLimit{30};
 runner_process::runner_process(const std::filesystem::path& runner_exe, runner_backend backend,
                                const std::string& problem_dir, const std::filesystem::path& work_dir,
                                std::size_t outputs_bytes, const std::vector<std::string>& launcher,
-                               const std::optional<sandbox_policy>& sandbox)
+                               const std::optional<sandbox_policy>& sandbox,
+                               const std::vector<std::pair<std::string, std::string>>& environment)
     : output_file_(work_dir / "runner-output.txt"),
       // A launcher (compute-sanitizer) writes its report after the runner exits, which takes time.
       exit_grace_(launcher.empty() ? 5 : 300),
@@ -45,7 +46,7 @@ runner_process::runner_process(const std::filesystem::path& runner_exe, runner_b
     try {
         std::vector<std::string> argv = launcher;
         argv.push_back(runner_exe.string());
-        spawn_options options{output_file_, channel[1], control[0], outputs_.fd(), {}, sandbox};
+        spawn_options options{output_file_, channel[1], control[0], outputs_.fd(), {}, sandbox, environment};
         child_ = std::make_unique<child_process>(argv, options);
     } catch (...) {
         close(channel[1]);

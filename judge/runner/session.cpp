@@ -178,9 +178,9 @@ runner_session::runner_session(const problem_spec& spec, const runner_settings& 
         for (const char* part : {"lib", "out"}) std::filesystem::create_directory(stage_->path() / part);
         policy = runner_policy(settings, spec, stage_->path());
     }
-    process_ = std::make_unique<runner_process>(settings.runner_exe, settings.backend,
-                                                std::filesystem::absolute(spec.dir).string(), work_.path(),
-                                                largest_outputs_bytes(spec), settings.launcher, policy);
+    process_ = std::make_unique<runner_process>(
+        settings.runner_exe, settings.backend, std::filesystem::absolute(spec.dir).string(), work_.path(),
+        largest_outputs_bytes(spec), settings.launcher, policy, runner_environment(settings));
     if (settings.backend == runner_backend::host) device_read_ = true;
 }
 
@@ -728,13 +728,10 @@ void runner_session::write_references(const reference_job& asked) {
     const std::uintmax_t printed_after = process_ ? process_->output_bytes() : printed_before;
     auto failure = reference_failure(end, printed_after - printed_before);
     for (std::size_t i = 0; i < staged.size() && !failure; ++i) {
-        const auto status = std::filesystem::symlink_status(staged[i]);
-        if (std::filesystem::is_regular_file(status))
-            take_out_of_sandbox(staged[i], asked.requests[i].expected_file);
-        else if (std::filesystem::exists(status))
-            failure = "the reference process left something other than a file where its outputs go";
-        else
+        if (!std::filesystem::exists(std::filesystem::symlink_status(staged[i])))
             failure = "the reference process ended its job without writing its outputs";
+        else if (take_from_sandbox(staged[i], asked.requests[i].expected_file))
+            failure = "the reference process left something other than a file where its outputs go";
     }
     if (!failure) return;
     // A broken reference leaves no outputs behind: the next run must not find them cached and pass.
@@ -744,17 +741,9 @@ void runner_session::write_references(const reference_job& asked) {
     throw problem_error(fmt::format("{}: {}", (spec_.dir / "reference.cpp").string(), *failure));
 }
 
-void take_out_of_sandbox(const std::filesystem::path& from, const std::filesystem::path& to) {
-    if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(from)))
-        throw std::runtime_error(
-            fmt::format("{}: not a regular file; a sandboxed process put it there", from.string()));
-    std::error_code error;
-    std::filesystem::rename(from, to, error);
-    if (!error) return;
-    const std::filesystem::path partial = private_name(to);
-    std::filesystem::copy_file(from, partial, std::filesystem::copy_options::overwrite_existing);
-    std::filesystem::rename(partial, to);
-    std::filesystem::remove(from, error);
+std::vector<std::pair<std::string, std::string>> runner_environment(const runner_settings& settings) {
+    if (!settings.gpu) return {};
+    return {{"CUDA_DEVICE_ORDER", "PCI_BUS_ID"}, {"CUDA_VISIBLE_DEVICES", std::to_string(*settings.gpu)}};
 }
 
 runner_settings runner_for(const runner_settings& base, const std::filesystem::path& source) {

@@ -48,6 +48,11 @@ struct runner_settings {
     bool sandbox = true;
     // Folders the launcher writes its report into: bound writable in the sandbox, at their own path.
     std::vector<std::filesystem::path> launcher_writable;
+    // The one GPU the runner sees (a worker of `grade`), by nvidia-smi's number: it starts with
+    // CUDA_VISIBLE_DEVICES=<gpu> and CUDA_DEVICE_ORDER=PCI_BUS_ID (CUDA's own default order, fastest
+    // first, may number GPUs otherwise than nvidia-smi does) in its environment, inside the sandbox
+    // too, over the judge's own. None: the judge's environment decides.
+    std::optional<int> gpu;
     // A Python solution's runner (runner/python_host.hpp): which Python, and the learner's path of the
     // file (tracebacks name it).
     struct python_runner {
@@ -56,6 +61,9 @@ struct runner_settings {
     };
     std::optional<python_runner> python;
 };
+
+// The variables a runner starts with over the judge's environment (see runner_settings::gpu).
+std::vector<std::pair<std::string, std::string>> runner_environment(const runner_settings& settings);
 
 // The runner for `source`: `base`, with Python set up for a .py file. Throws environment_error
 // when no Python can judge it.
@@ -155,11 +163,6 @@ private:
     // Sandboxed runners: what the runner sees of the judge's files (see runner_policy in runner/session.cpp).
     std::optional<temp_dir> stage_;
 };
-
-// A file a sandboxed process wrote (a reference's outputs, a profiler's report), moved to where the
-// judge keeps it; by a private name first when it must be copied, so that no reader sees half of it.
-// Throws unless it is a regular file: a link planted there must not lead the judge to another file.
-void take_out_of_sandbox(const std::filesystem::path& from, const std::filesystem::path& to);
 
 // The test that decides a list's verdict: the first that did not pass (one left skipped before any
 // failed means the runner stopped without a word). None when every test passed.

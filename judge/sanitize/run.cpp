@@ -4,6 +4,7 @@
 #include "base/temp_dir.hpp"
 #include "judging/modes.hpp"
 #include "toolkit/compute_sanitizer.hpp"
+#include "toolkit/programs.hpp"
 
 namespace gpujudge {
 
@@ -32,7 +33,7 @@ private:
 
 sanitize_result sanitize_submission(const problem_spec& spec, const std::filesystem::path& source,
                                     const std::string& tool, judge_context& context) {
-    const std::filesystem::path sanitizer = find_compute_sanitizer();
+    const std::filesystem::path sanitizer = find_toolkit_program("compute-sanitizer");
     // The tool's report is read from its log file alone, in a folder of this run's own: what the
     // runner prints is the submission's too, and proves nothing.
     const temp_dir folder("sanitize");

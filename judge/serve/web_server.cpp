@@ -10,6 +10,7 @@
 #include "serve/catalog_json.hpp"
 #include "serve/compile_markers.hpp"
 #include "serve/judge_queue.hpp"
+#include "serve/leaderboard_api.hpp"
 #include "serve/page_assets.hpp"
 #include "serve/report_commands.hpp"
 #include "serve/source_store.hpp"
@@ -272,6 +273,9 @@ void web_server::route() {
               }));
     http_.Get("/api/server", guarded([this](const httplib::Request&, httplib::Response& res) {
                   reply_json(res, 200, server_json());
+              }));
+    http_.Get("/api/leaderboard", guarded([this](const httplib::Request&, httplib::Response& res) {
+                  reply_json(res, 200, leaderboard_reply(settings_.gradebook));
               }));
     http_.Get("/.*", guarded([this](const httplib::Request& req, httplib::Response& res) { serve_asset(req, res); }));
 }

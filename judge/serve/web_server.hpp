@@ -9,6 +9,7 @@
 //   POST /api/problems/<slug>/<report>      profile or sanitize, where this binary has the command
 //   GET  /api/history[?problem=<slug>]      every attempt with its source, and the personal bests
 //   GET  /api/server                        version, backend, the reports offered, the queue
+//   GET  /api/leaderboard                   a grade's leaderboards, from its gradebook (leaderboard_api.hpp)
 // Judgements go through the judge exactly as the command line's (a runner process per judgement),
 // one at a time, the rest queued.
 #include "judging/submission.hpp"
@@ -27,6 +28,7 @@ struct serve_settings {
     std::vector<std::string> reports;   // the report commands this binary has
     std::size_t max_body = 256 * 1024;  // bytes; a larger request is refused (413)
     std::string version;
+    std::filesystem::path gradebook;  // the Leaderboard's (--gradebook); empty: the latest grade run
 };
 
 // Serves until SIGINT or SIGTERM. Prints "gpujudge: serving <url>" on stdout once it listens, with

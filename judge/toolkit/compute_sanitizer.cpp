@@ -1,22 +1,8 @@
 #include "toolkit/compute_sanitizer.hpp"
 
-#include "base/user_errors.hpp"
-#include "process/child_process.hpp"
-
-#include <fmt/format.h>
-
-#include <cstdlib>
-
 namespace gpujudge {
 
 namespace {
-
-constexpr const char* kProgram = "compute-sanitizer";
-
-std::filesystem::path toolkit_bin() {
-    const char* home = std::getenv("CUDA_HOME");
-    return home && *home ? std::filesystem::path(home) / "bin" : std::filesystem::path("/usr/local/cuda/bin");
-}
 
 // compute-sanitizer reads %p, %q{NAME} and %% in the log file's name: a literal % is written %%.
 std::string escape_percent(const std::string& path) {
@@ -30,14 +16,6 @@ std::string escape_percent(const std::string& path) {
 const std::vector<std::string>& sanitizer_tools() {
     static const std::vector<std::string> tools{"memcheck", "racecheck", "synccheck", "initcheck"};
     return tools;
-}
-
-std::filesystem::path find_compute_sanitizer() {
-    if (auto found = find_program(kProgram, {toolkit_bin()})) return *found;
-    throw environment_error(fmt::format(
-        "compute-sanitizer not found on PATH or in {}: it comes with the CUDA Toolkit "
-        "(https://developer.nvidia.com/cuda-downloads); add the toolkit's bin folder to PATH, or set CUDA_HOME",
-        toolkit_bin().string()));
 }
 
 std::vector<std::string> sanitizer_launcher(const std::filesystem::path& executable, const std::string& tool,

@@ -1,6 +1,6 @@
 #pragma once
-// compute-sanitizer, NVIDIA's checker of CUDA programs: the tools `sanitize` offers, where the
-// program is installed, and the command the runner starts behind in a sanitize run.
+// compute-sanitizer, NVIDIA's checker of CUDA programs: the tools `sanitize` offers and the command
+// the runner starts behind in a sanitize run (found as every toolkit program is: toolkit/programs.hpp).
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -13,10 +13,6 @@ const std::vector<std::string>& sanitizer_tools();
 // How much longer solve may take under a tool than the problem's time limit: the tools slow
 // kernels down 10 to 100 times.
 constexpr double kSanitizerSlowdown = 100;
-
-// compute-sanitizer on PATH, else in $CUDA_HOME/bin (/usr/local/cuda/bin when CUDA_HOME is unset);
-// throws environment_error saying where it looked when it is in neither.
-std::filesystem::path find_compute_sanitizer();
 
 // The command prefix (runner_settings::launcher) that runs the runner under `tool`, its report in
 // `log_file` alone: the runner's own output is the submission's too, and proves nothing.

@@ -4,11 +4,13 @@ python3-selenium): open the list, open a problem, type a solution, click Run and
 type a compile error and see its line marked; reload and find the draft; ask for the profile
 report and see it; then, on the host backend
 (C++ fakes judged without a GPU), Submit a correct and Run a wrong solution and see the tests and
-the timing table. Without a GPU the Run on the device ends in no_device with the file compiled.
+the timing table; grade a small class and see its Leaderboard. Without a GPU the Run on the device
+ends in no_device with the file compiled.
 
   page_test.py GPUJUDGE SOURCE_DIR [--screenshots DIR]
 
---screenshots writes list.png, problem.png, compile_error.png, result.png and wrong_answer.png
+--screenshots writes list.png, problem.png, compile_error.png, result.png, wrong_answer.png and
+leaderboard.png
 (the README's pictures). Fails, saying what is missing, without chromium or selenium.
 """
 import argparse
@@ -189,6 +191,41 @@ def host_flow(page, url, fixtures):
     check("tiny_sum" in page.find("#bests").text, "History lists the attempts and the personal best")
 
 
+def grade_class(gpujudge, fixtures, work, data_dir):
+    """A class of three on the host backend: two accepted (ranked by time), one wrong answer."""
+    class_dir = os.path.join(work, "class")
+    for student, solution, extra in (("alice", "correct", ""), ("bob", "correct", "// bob\n"),
+                                     ("carol", "off_by_one", "")):
+        os.makedirs(os.path.join(class_dir, student))
+        with open(os.path.join(fixtures, "host_solutions", solution + ".cpp"), encoding="utf-8") as source:
+            text = source.read() + extra
+        with open(os.path.join(class_dir, student, "tiny_sum.cpp"), "w", encoding="utf-8") as handed_in:
+            handed_in.write(text)
+    subprocess.run([gpujudge, "--home", fixtures, "--backend", "host", "--color", "never", "grade", class_dir,
+                    "--out", os.path.join(work, "class-grade")], check=True, stdout=subprocess.DEVNULL,
+                   env=dict(os.environ, GPUJUDGE_DATA_DIR=data_dir))
+
+
+def leaderboard_flow(page, url):
+    driver = page.driver
+    driver.get(url)
+    page.find("a[data-slug=tiny_sum]")
+    driver.find_element(By.LINK_TEXT, "Leaderboard").click()
+    board = page.find("#leaderboard-view section[data-problem=tiny_sum]")
+    check("(the latest grade)" in page.find("#leaderboard-source").text,
+          "the Leaderboard reads the latest grade's gradebook")
+    rows = board.find_elements(By.CSS_SELECTOR, "tr.ranked")
+    students = [row.find_element(By.CSS_SELECTOR, "td.student").text for row in rows]
+    check(sorted(students) == ["alice", "bob"], f"it ranks the two accepted submissions ({students})")
+    check(rows[0].find_element(By.CSS_SELECTOR, "td.number").text == "1", "first place is numbered 1")
+    check("On host" in board.text, "within the GPU model that judged them")
+    page.shot("leaderboard.png")
+    driver.find_element(By.LINK_TEXT, "Problems").click()
+    page.find("a[data-slug=tiny_sum]")
+    check(page.driver.find_element(By.ID, "leaderboard-view").get_attribute("hidden") is not None,
+          "the Leaderboard hides when another view opens")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("gpujudge")
@@ -205,8 +242,11 @@ def main():
         servers.append(Server(args.gpujudge, ["--home", args.source_dir], os.path.join(data_dir, "device")))
         device_flow(page, servers[-1].url)
         fixtures = os.path.join(args.source_dir, "tests", "fixtures")
-        servers.append(Server(args.gpujudge, ["--home", fixtures, "--backend", "host"], os.path.join(data_dir, "host")))
+        host_data = os.path.join(data_dir, "host")
+        grade_class(args.gpujudge, fixtures, data_dir, host_data)
+        servers.append(Server(args.gpujudge, ["--home", fixtures, "--backend", "host"], host_data))
         host_flow(page, servers[-1].url, fixtures)
+        leaderboard_flow(page, servers[-1].url)
     except Exception:
         driver.save_screenshot(os.path.join(data_dir, "failure.png"))
         print(f"page_test: the page when it failed: {data_dir}/failure.png", file=sys.stderr)

@@ -356,19 +356,26 @@ async function showHistory() {
   $("#all-attempts tbody").replaceChildren(...attemptRows(history.attempts, true).flat());
 }
 
-// ---- Routing: #/, #/problems/<slug>, #/history ------------------------------------------------
+// ---- Routing: #/, #/problems/<slug>, #/history, and the views of other files ------------------
+
+// Views that live in files of their own (leaderboard.js), loaded before this one: each registers
+// {hash, element, show} in window.gpujudgeViews.
+const extraViews = window.gpujudgeViews || [];
 
 async function route() {
   if (state.saveTimer) await saveNow();  // the draft of the problem being left
   const hash = location.hash || "#/";
   const problem = hash.match(/^#\/problems\/([a-z0-9_-]+)$/);
+  const extra = extraViews.find((view) => view.hash === hash);
   $("#list-view").hidden = !(hash === "#/");
   $("#problem-view").hidden = !problem;
   $("#history-view").hidden = hash !== "#/history";
+  for (const view of extraViews) $(view.element).hidden = view !== extra;
   showError("");
   try {
     if (problem) await showProblem(problem[1]);
     else if (hash === "#/history") await showHistory();
+    else if (extra) await extra.show();
     else await showList();
   } catch (error) {
     showError(error.message);
