@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: one cooperative launch that spreads every column over many blocks. Each block owns 32 columns
 // of one chunk of rows and adds x - K and (x - K)^2 with K = the column's first value (shifted sums: one
 // pass, yet no catastrophic cancellation, because K lies inside the column's range). Chunk partials go
