@@ -19,6 +19,7 @@ const asset_file kAssets[] = {
     {"/", "index.html", nullptr},
     {"/page/app.js", "app.js", nullptr},
     {"/page/cuda.js", "cuda.js", nullptr},
+    {"/page/path.js", "path.js", nullptr},
     {"/page/style.css", "style.css", nullptr},
     {"/vendor/codemirror.js", "codemirror/lib/codemirror.js", "libjs-codemirror"},
     {"/vendor/codemirror.css", "codemirror/lib/codemirror.css", "libjs-codemirror"},

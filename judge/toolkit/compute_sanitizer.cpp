@@ -1,22 +1,12 @@
 #include "toolkit/compute_sanitizer.hpp"
 
-#include "base/user_errors.hpp"
-#include "process/child_process.hpp"
-
-#include <fmt/format.h>
-
-#include <cstdlib>
+#include "toolkit/cuda_toolkit.hpp"
 
 namespace gpujudge {
 
 namespace {
 
 constexpr const char* kProgram = "compute-sanitizer";
-
-std::filesystem::path toolkit_bin() {
-    const char* home = std::getenv("CUDA_HOME");
-    return home && *home ? std::filesystem::path(home) / "bin" : std::filesystem::path("/usr/local/cuda/bin");
-}
 
 // compute-sanitizer reads %p, %q{NAME} and %% in the log file's name: a literal % is written %%.
 std::string escape_percent(const std::string& path) {
@@ -33,11 +23,7 @@ const std::vector<std::string>& sanitizer_tools() {
 }
 
 std::filesystem::path find_compute_sanitizer() {
-    if (auto found = find_program(kProgram, {toolkit_bin()})) return *found;
-    throw environment_error(fmt::format(
-        "compute-sanitizer not found on PATH or in {}: it comes with the CUDA Toolkit "
-        "(https://developer.nvidia.com/cuda-downloads); add the toolkit's bin folder to PATH, or set CUDA_HOME",
-        toolkit_bin().string()));
+    return find_toolkit_program(kProgram);
 }
 
 std::vector<std::string> sanitizer_launcher(const std::filesystem::path& executable, const std::string& tool,
