@@ -470,3 +470,21 @@ TEST_CASE("serve's leaderboard ranks a gradebook's accepted rows by time per GPU
                    "gpujudge: --gradebook: /nonexistent-run: no gradebook there (gpujudge grade writes one)\n"));
     std::filesystem::remove_all(run);
 }
+
+TEST_CASE("serve gives a problem's path, and the page has the script that shows it", "[serve][api][path]") {
+    const served server("path", home_args());
+    auto client = server.client();
+    const auto path = json_of(client.Get("/api/problems/reduction/path"));
+    REQUIRE(path.at("steps").size() == 4);
+    CHECK(path.at("steps").at(0).at("file") == "shared_memory_tree.cu");
+    CHECK(path.at("steps").at(3).at("file") == "vectorized_float4.cu");
+    CHECK(path.at("measurements").at("file") == "solutions/measured-h100.json");
+    const auto script = client.Get("/page/path.js");
+    REQUIRE(script);
+    CHECK(script->status == 200);
+    CHECK(script->body == file_text(std::filesystem::path(GPUJUDGE_SOURCE_DIR) / "judge/serve/page/path.js"));
+    CHECK(contains(client.Get("/")->body, "<div id=\"path\"></div>"));
+    const auto unknown = client.Get("/api/problems/no_such_problem/path");
+    REQUIRE(unknown);
+    CHECK(unknown->status == 404);
+}

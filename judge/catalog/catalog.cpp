@@ -88,17 +88,28 @@ solution_file read_solution_header(const fs::path& path) {
     for (std::string line; std::getline(in, line);) lines.push_back(line);
     // The header is the leading block of comments: // in CUDA, # in Python.
     const std::string mark = path.extension() == ".py" ? "#" : "//";
-    for (const std::string& line : lines) {
+    bool in_technique = false;  // the lines after "Technique:" continue it, up to a blank or another key
+    const auto fail = [&file](int line, std::string message) {
+        if (!file.header_error.empty()) return;
+        file.header_error = std::move(message);
+        file.header_error_line = line;
+    };
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string& line = lines[i];
+        const int number = static_cast<int>(i + 1);
         if (line.rfind(mark, 0) != 0) break;
         const std::size_t start = line.find_first_not_of(mark == "#" ? "# " : "/ ");
-        const std::string text = start == std::string::npos ? "" : line.substr(start);  // a bare "//" is blank
+        std::string text = start == std::string::npos ? "" : line.substr(start);  // a bare "//" is blank
+        text.erase(text.find_last_not_of(" \r") + 1);
+        const bool continues = in_technique && !text.empty();
+        in_technique = false;
         if (auto value = value_after(text, "expect:")) {
             // A cheat ends as whatever the machine makes of it (wrong_answer, impossible_time,
             // runtime_error, ...): it declares only that it is not accepted.
             file.rejected = *value == "rejected";
             file.expected = file.rejected ? std::nullopt : verdict_from_string(*value);
             if (!file.expected && !file.rejected)
-                file.header_error = fmt::format("unknown verdict '{}' after 'expect:'", *value);
+                fail(number, fmt::format("unknown verdict '{}' after 'expect:'", *value));
         } else if (auto role = value_after(text, "role:")) {
             file.baseline = *role == "baseline";
         } else if (auto tool = value_after(text, "sanitize:")) {
@@ -106,17 +117,42 @@ solution_file read_solution_header(const fs::path& path) {
         } else if (auto kind = value_after(text, "cause:")) {
             file.cause = cause_kind_from_string(*kind);
             if (!file.cause)
-                file.header_error =
-                    fmt::format("unknown cause '{}' after 'cause:' (known: {})", *kind, cause_kind_names());
+                fail(number, fmt::format("unknown cause '{}' after 'cause:' (known: {})", *kind, cause_kind_names()));
+        } else if (auto step = value_after(text, "step:")) {
+            file.step_line = number;
+            const bool digits = !step->empty() && step->size() < 6 &&
+                                std::all_of(step->begin(), step->end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (digits && std::stoi(*step) >= 1)
+                file.step = std::stoi(*step);
+            else
+                fail(number,
+                     fmt::format("'step:' takes a whole number from 1 (its place on the path), not '{}'", *step));
+        } else if (auto technique = value_after(text, "Technique:")) {
+            file.technique = *technique;
+            in_technique = true;
+        } else if (continues) {
+            file.technique += " " + text;
+            in_technique = true;
         }
     }
     if (file.header_error.empty()) file.header_error = read_sanitize_marks(lines, file.sanitize);
     if (!file.expected && !file.rejected && file.header_error.empty())
         file.header_error = fmt::format("no '{} expect: <verdict>' line in its header", mark);
-    if (file.cause && (file.rejected || (file.expected && *file.expected != verdict::wrong_answer)) &&
-        file.header_error.empty())
-        file.header_error = "'cause:' goes with 'expect: wrong_answer' only";
+    if (file.cause && (file.rejected || (file.expected && *file.expected != verdict::wrong_answer)))
+        fail(0, "'cause:' goes with 'expect: wrong_answer' only");
+    if (file.step && file.baseline) fail(file.step_line, "'step:' is not for the baseline ('role: baseline')");
+    if (file.step && file.expected != verdict::accepted)
+        fail(file.step_line, "'step:' goes with 'expect: accepted' only: a step on the path is a correct solution");
+    if (file.step && file.technique.empty())
+        fail(file.step_line, fmt::format("a step says what it teaches: add a '{} Technique: ...' line", mark));
     return file;
+}
+
+std::string describe_header_error(const solution_file& file) {
+    if (file.header_error.empty()) return "";
+    return file.header_error_line > 0
+               ? fmt::format("{}:{}: {}", file.path.string(), file.header_error_line, file.header_error)
+               : fmt::format("{}: {}", file.path.string(), file.header_error);
 }
 
 std::string declared_verdict(const solution_file& file) {

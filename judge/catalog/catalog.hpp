@@ -36,11 +36,18 @@ struct solution_file {
     std::optional<cause_kind> cause;  // from "// cause: <kind>": the likely cause its wrong answer must show
     bool baseline = false;            // "// role: baseline"
     std::vector<sanitize_expectation> sanitize;
-    std::string header_error;  // set when the header is missing or unreadable
+    std::optional<int> step;    // "// step: N": its place on the problem's path, naive (1) to fastest
+    int step_line = 0;          // the header's line that declares it
+    std::string technique;      // "// Technique: ...", its lines joined: what the solution teaches
+    std::string header_error;   // set when the header is missing or unreadable
+    int header_error_line = 0;  // the line it is about, where it is about one
 };
 
 // What the header declares: "rejected", a verdict's name, or "" when it declares nothing.
 std::string declared_verdict(const solution_file& file);
+
+// The header's error as validate prints it: "path:line: message", or "path: message".
+std::string describe_header_error(const solution_file& file);
 
 // The .cu files of solutions/<slug>/, sorted, with their declared expectations.
 std::vector<solution_file> list_solutions(const std::filesystem::path& home, const std::string& slug);

@@ -34,6 +34,8 @@ command_action define_validate(CLI::App& command);
 command_action define_bench(CLI::App& command);
 command_action define_profile(CLI::App& command);
 command_action define_sanitize(CLI::App& command);
+command_action define_asm(CLI::App& command);
+command_action define_path(CLI::App& command);
 command_action define_serve(CLI::App& command);
 
 // What `run` and `submit` share: a problem, a file and how to show the judgement.

@@ -2,8 +2,8 @@
 #include "base/exit_codes.hpp"
 #include "base/user_errors.hpp"
 #include "catalog/catalog.hpp"
-#include "cli/cmd_grade.hpp"
 #include "cli/commands.hpp"
+#include "cli/course/cmd_grade.hpp"
 #include "compile/compiler.hpp"
 #include "history/database.hpp"
 #include "process/child_process.hpp"
@@ -34,6 +34,10 @@ const command_entry kCommands[] = {
      define_profile},
     {"sanitize", "Run the examples and functional tests under compute-sanitizer: findings at file.cu:line",
      define_sanitize},
+    {"asm", "Show a solution's SASS (or PTX with --ptx), each source line above the instructions it produced",
+     define_asm},
+    {"path", "A problem's solutions in order, naive to fastest: each step's technique and its H100 figures",
+     define_path},
     {"grade", "Judge a class: <dir>/<student>/<problem>.cu on every GPU or through Slurm, into a gradebook",
      define_grade},
     {"serve", "Serve the web page (problems, editor, Run and Submit, history) on this machine", define_serve},

@@ -154,7 +154,7 @@ struct cache_entry {
 
 cache_entry cache_entry_for(const std::filesystem::path& source, const std::string& header,
                             const std::vector<std::string>& tools, const std::vector<std::string>& flags,
-                            const compiler_settings& settings) {
+                            const std::string& suffix, const compiler_settings& settings) {
     const include_scan includes = scan_includes(source);
     std::vector<std::string> parts{toolchain_version(tools), fmt::format("{}", fmt::join(flags, " ")), header,
                                    read_file(source)};
@@ -167,7 +167,7 @@ cache_entry cache_entry_for(const std::filesystem::path& source, const std::stri
     }
     const auto dir = settings.cache_dir / "lib";
     std::filesystem::create_directories(dir);
-    return {dir / (key + ".so"), dir / (key + ".log"), dir / (key + ".source"), includes.complete};
+    return {dir / (key + suffix), dir / (key + ".log"), dir / (key + ".source"), includes.complete};
 }
 
 std::string read_diagnostics(const cache_entry& entry, const std::filesystem::path& source) {
@@ -263,13 +263,16 @@ spawn_options compile_options(const std::filesystem::path& source, const std::fi
     return options;
 }
 
+// Builds `source` with `tools.front()` and `flags` into one output file, kept in the cache under the
+// key with `suffix` (".so": a library; ".ptx", ".cubin": device code for `asm`).
 compile_result compile_cached(const problem_spec& spec, const std::filesystem::path& source,
                               const std::string& function, const std::vector<std::string>& tools,
-                              const std::vector<std::string>& flags, const compiler_settings& settings) {
+                              const std::vector<std::string>& flags, const compiler_settings& settings,
+                              const std::string& suffix = ".so") {
     const auto start = std::chrono::steady_clock::now();
     compile_result result;
     const std::string header = forced_header(spec, function);
-    const cache_entry entry = cache_entry_for(source, header, tools, flags, settings);
+    const cache_entry entry = cache_entry_for(source, header, tools, flags, suffix, settings);
     result.library = entry.library;
     if (entry.reusable && std::filesystem::exists(entry.library)) {
         result.ok = result.cached = true;
@@ -280,7 +283,7 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
     temp_dir work("compile");
     const auto header_path = work.path() / "gpujudge_expected.h";
     std::ofstream(header_path) << header;
-    const auto built = work.path() / "library.so";  // the compiler writes nothing into the cache
+    const auto built = work.path() / ("library" + suffix);  // the compiler writes nothing into the cache
     std::vector<std::string> argv{tools.front()};
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), {"-include", header_path.string(), "-o", built.string(), source.string()});
@@ -379,6 +382,15 @@ compile_result compile_solution(const problem_spec& spec, const std::filesystem:
                           {"-O3", "-lineinfo", "-Xcompiler", "-fPIC", "-shared", "-arch=" + settings.arch, "-Xlinker",
                            "-z", "-Xlinker", "defs"},
                           settings);
+}
+
+compile_result compile_device_code(const problem_spec& spec, const std::filesystem::path& source, device_code kind,
+                                   const compiler_settings& settings) {
+    // Device code alone (-ptx, -cubin): the host compiler is not run, but nvcc's version is in the key.
+    const bool ptx = kind == device_code::ptx;
+    return compile_cached(spec, source, "solve", {settings.nvcc, settings.host_compiler},
+                          {"-O3", "-lineinfo", "-arch=" + settings.arch, ptx ? "-ptx" : "-cubin"}, settings,
+                          ptx ? ".ptx" : ".cubin");
 }
 
 compile_result compile_host(const problem_spec& spec, const std::filesystem::path& source, const std::string& function,

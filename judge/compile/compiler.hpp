@@ -65,6 +65,13 @@ std::string forced_header(const problem_spec& spec, const std::string& function)
 compile_result compile_solution(const problem_spec& spec, const std::filesystem::path& source,
                                 const compiler_settings& settings);
 
+// The device code of a .cu submission, for reading (`asm`): PTX (nvcc -ptx) or a cubin (nvcc -cubin, whose
+// SASS nvdisasm prints), built as compile_solution builds its library: -O3 -lineinfo -arch=<arch>, the
+// forced header, the sandbox, the limits and the cache. `library` is the .ptx or .cubin file.
+enum class device_code { ptx, cubin };
+compile_result compile_device_code(const problem_spec& spec, const std::filesystem::path& source, device_code kind,
+                                   const compiler_settings& settings);
+
 // Compiles C++ with the host compiler into a library defining `function` ("reference", or "solve"
 // for the host-built fake solutions of the tests).
 compile_result compile_host(const problem_spec& spec, const std::filesystem::path& source, const std::string& function,

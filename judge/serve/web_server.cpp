@@ -4,6 +4,7 @@
 #include "catalog/catalog.hpp"
 #include "history/json.hpp"
 #include "judging/modes.hpp"
+#include "path/learning_path.hpp"
 #include "report/judgement.hpp"
 #include "serve/access_policy.hpp"
 #include "serve/api_error.hpp"
@@ -246,6 +247,11 @@ void web_server::route() {
                   json["reports"] = settings_.reports;
                   json["sanitizer_tools"] = sanitizer_tools();  // the page offers these, as `sanitize` does
                   reply_json(res, 200, json);
+              }));
+    http_.Get("/api/problems/" + kSlug + "/path", guarded([this](const httplib::Request& req, httplib::Response& res) {
+                  const problem_spec spec = load(req.matches[1]);
+                  const measurements measured = load_measurements(default_measurements_path(judge_.home));
+                  reply_json(res, 200, path_json(build_path(judge_.home, spec, measured)));
               }));
     http_.Put("/api/problems/" + kSlug + "/draft", guarded([this](const httplib::Request& req, httplib::Response& res) {
                   nlohmann::json request;

@@ -2,6 +2,7 @@
 // `gpujudge serve`: the page and the JSON API it is a client of.
 //   GET  /api/problems                      the list: slug, title, difficulty, personal best
 //   GET  /api/problems/<slug>               one problem's view, its starter and the source to edit
+//   GET  /api/problems/<slug>/path          its steps, naive to fastest, with the H100's figures (`path --json`)
 //   PUT  /api/problems/<slug>/draft         keeps the source being edited (the body, or {"source"})
 //   POST /api/problems/<slug>/run           judges the source (the body, or {"source"}) as `run` does;
 //   POST /api/problems/<slug>/submit        ... as `submit` does; both answer with server-sent events:

@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: one block per tile of 32 columns. threadIdx.x picks the column (a warp reads 32 neighbouring
 // floats of a row: coalesced) and threadIdx.y a share of the rows. Partial sums over the rows meet in a
 // shared-memory tree with sequential addressing over threadIdx.y: first the mean, then the sum of squared

@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: one launch, every logit read once. A grid of exactly the resident blocks; each warp walks rows,
 // loading a whole row into registers (C <= 1000: at most 32 values per lane, all loads in flight at once),
 // then takes the max and the sum of exp with warp shuffles: one exp per logit, no rescaling. Blocks leave

@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: one warp per row. Each lane keeps a running (max, sum of exp) over its strided share of the
 // row, the lanes merge with __shfl_xor_sync (every lane gets the row's log-sum-exp), and each block adds
 // its rows' losses, already divided by N, into the zeroed output with one atomicAdd.

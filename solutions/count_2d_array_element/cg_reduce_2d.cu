@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: a 2D launch over (column, row) with cooperative groups: cg::reduce sums each 32-thread tile,
 // the tiles' sums meet in shared memory, and one atomicAdd per block finishes. Rows are walked with a
 // grid stride so that a few thousand blocks cover any N x M.

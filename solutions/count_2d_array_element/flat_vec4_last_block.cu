@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: rows are contiguous, so the matrix is read as one flat array with int4 loads (several in
 // flight per thread). Each block stores its count as a partial; the last block to finish (found with an
 // atomic ticket after __threadfence) adds the partials and writes output. One launch, no memset.

@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: cooperative groups: a grid-stride loop counts matches per thread, cg::reduce over a
 // tiled_partition<32> sums each warp, and one atomicAdd per warp lands in a shared block counter.
 #include <cooperative_groups.h>

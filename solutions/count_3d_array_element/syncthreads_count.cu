@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: __syncthreads_count: one barrier both synchronises the block and counts the threads
 // whose predicate holds, so a block counts blockDim.x elements per step without any shared array.
 #include <cuda_runtime.h>

@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 3
 // Technique: one launch at full bandwidth: 16-byte int4 loads (four in flight per thread per step),
 // warp shuffle and a block sum, per-block counts in a static device array, and the last block to
 // finish (an atomic ticket) adds them and writes output[0], so no memset launch is needed either.

@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: bandwidth-bound single pass. int4 loads with several independent loads in flight per thread,
 // a register count per thread, warp shuffle then shared memory across warps, one atomicAdd per block.
 #include <cuda_runtime.h>

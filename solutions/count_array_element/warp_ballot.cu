@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: warp vote. __ballot_sync gives each lane the 32 match bits of its warp and __popc counts them,
 // so a warp counts 32 elements in two instructions; lane 0 keeps the running total and adds it to the
 // output once, at the end.

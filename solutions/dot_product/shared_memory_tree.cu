@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: grid-stride products into one partial per thread, then a shared-memory tree with sequential
 // addressing (the active threads stay contiguous, so no warp diverges and no bank conflicts), one atomicAdd
 // per block into a result zeroed by cudaMemset.

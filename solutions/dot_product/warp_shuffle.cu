@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: two-stage reduction with warp shuffles (__shfl_down_sync): the first kernel writes one partial
 // per block to scratch memory, a second one-block kernel sums the partials and writes the result, so no
 // memset and no atomics are needed and the answer is the same on every run.

@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: the direct translation, one global atomicAdd per element. Correct, and the speed every other
 // solution must beat: with few bins, thousands of threads queue on the same few addresses in L2.
 #include <cuda_runtime.h>

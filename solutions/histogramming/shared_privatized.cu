@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: privatisation. Each block counts into its own histogram in shared memory (fast atomics, little
 // contention), then adds each non-empty bin to the global histogram once: N global atomics become
 // blocks * num_bins.

@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 3
 // Technique: privatisation taken further. Every warp owns a histogram in shared memory, so the shared atomics
 // of different warps never collide; int4 loads keep enough bytes in flight to saturate DRAM. At the end the
 // block adds its warps' copies bin by bin and publishes each non-empty bin with one global atomicAdd.

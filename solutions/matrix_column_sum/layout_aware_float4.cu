@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 3
 // Technique: the tiled kernel with the narrow path made layout-aware for 16-byte loads. Up to 255 columns
 // (cols % 4 == 0), a row is at most 63 float4s, so a block of 256 threads covers whole rows as one
 // contiguous run of float4s per step and thread t always adds the same four columns (t % (cols / 4)):

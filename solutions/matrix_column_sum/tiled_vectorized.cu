@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: one pass, shaped to the width. Wide matrices: a 32x8 block owns 32 float4 columns (128 floats,
 // when cols % 4 == 0 keeps every row 16-byte aligned; else 32 float columns) of one chunk of rows, with four
 // independent row loads in flight per thread; shared memory folds the 8 row-lanes. Narrow matrices (< 64

@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: two-stage partial sums. Stage 1: a 32x8 block owns 32 columns of one chunk of rows; each warp
 // reads 32 adjacent floats of a row (coalesced, although a column is strided by cols), each thread keeps a
 // running sum, and shared memory folds the 8 row-lanes into one partial per column and chunk. Stage 2: one

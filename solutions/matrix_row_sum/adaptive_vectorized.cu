@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: single pass shaped to the row length. A group of G lanes (G = 1, 2, ..., 32, sized so each lane
 // gets about four float4) sums one row with 16-byte loads and a width-G __shfl_down_sync; rows of 2048+
 // floats get a whole block each, split into segments finished by atomicAdd only when there are too few rows

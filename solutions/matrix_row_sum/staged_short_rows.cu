@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 3
 // Technique: the adaptive kernel with a layout-aware path for short rows. On 1M x 100 a group of 8 lanes
 // per row gets about three float4s each, issued one after another; here a block instead reads 80 whole
 // rows (8000 floats) as one contiguous run of float4s, eight 16-byte loads in flight per thread, folds each

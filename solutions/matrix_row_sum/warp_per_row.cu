@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: one warp per row. Lanes stride along the row (neighbouring lanes read neighbouring floats, so
 // every load is coalesced), __shfl_down_sync folds the 32 partial sums, and lane 0 writes the row's sum.
 // No atomics, so nothing needs zeroing.

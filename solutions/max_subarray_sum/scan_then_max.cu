@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: every window sum is a difference of prefix sums, P[i + w] - P[i]. Kernel 1 (one block) builds P
 // with a shared-memory Hillis-Steele scan, tile by tile with a running carry; kernel 2 takes the maximum with
 // a shared-memory tree (sequential addressing) and one atomicMax per block.

@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: at N <= 50,000 the input is 200 KB and the call is launch-latency bound, so one block does it
 // all in one launch: int4 loads into ~200 KB of dynamic shared memory, a per-thread chunk scan joined by a
 // warp-shuffle (__shfl_up_sync) block scan, then window sums P[i + w] - P[i] and a shuffle max. No memset, no

@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: cooperative groups. A grid-stride loop gives each thread a partial sum; cg::reduce over a
 // 32-thread tiled_partition adds a warp's partials, shared memory joins the warps, and one atomicAdd per
 // block adds the block's share (already divided by N) into the output, zeroed first.

@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: one launch sized to fill the GPU exactly (SMs x resident blocks). Each thread streams both
 // arrays with 16-byte float4 loads, two vectors of each per iteration into two accumulators so four
 // loads are in flight per thread; warp shuffles and shared memory reduce a block; the last block to

@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: one launch at full bandwidth: float4 loads (four in flight per thread per step), warp
 // shuffle and a block sum, per-block partials in a static device array, and the last block to
 // finish (an atomic ticket) adds them in double, scales by (b - a) / n and writes result[0].

@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: two stages, no atomics: a grid-stride kernel writes one partial sum per block
 // (warp shuffle inside the block), then a single block adds the partials with a shared-memory tree
 // (sequential addressing) and applies (b - a) / n.

@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 3
 // Technique: cooperative groups: tiled_partition<32> splits the block into warps, cg::reduce sums each
 // tile (a shuffle tree, or the hardware redux on newer GPUs), a second cg::reduce combines the tiles'
 // sums, and one atomicAdd per block finishes.

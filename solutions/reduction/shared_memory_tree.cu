@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: shared-memory tree with sequential addressing: each thread adds two elements per grid-stride
 // step, the block halves its active threads each round (contiguous, no divergence inside the early warps,
 // no bank conflicts), and one atomicAdd per block adds the block's sum to the zeroed output.

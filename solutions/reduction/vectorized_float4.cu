@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 4
 // Technique: bandwidth-bound single pass: 16-byte float4 loads, several independent loads in flight per
 // thread, about two blocks per SM, and a last-block finish (per-block partials plus a ticket counter) so
 // one launch computes and writes the sum, in the same order on every run.

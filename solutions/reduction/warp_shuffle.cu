@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: grid-stride loop, warp shuffle (__shfl_down_sync) inside each warp, shared memory
 // across the warps of a block, then one atomicAdd per block.
 #include <cuda_runtime.h>

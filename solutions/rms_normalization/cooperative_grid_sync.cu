@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: one cooperative launch. Blocks sum squares with float4 loads and cg::reduce, publish a partial,
 // meet at grid.sync(), then each block re-adds the partials and normalises: the input (400 KB at most)
 // is still in L2 for the second read. At this size launches, not bandwidth, decide the time.

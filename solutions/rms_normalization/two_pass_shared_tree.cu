@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: two-stage partials. Kernel 1 sums squares per block with a shared-memory tree (sequential
 // addressing); kernel 2 has every block re-add the few partials, then normalises its share of the vector.
 #include <cuda_runtime.h>

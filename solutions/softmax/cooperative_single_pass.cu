@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: one cooperative launch that reads the input once and writes the output once. Each thread loads
 // its float4s into registers, the block merges (max, sum of exp) pairs with warp shuffles, grid.sync()
 // waits for every block's partial, then each block merges the partials and normalises from registers.

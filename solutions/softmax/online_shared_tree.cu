@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: online softmax. Each thread keeps a running (max, sum of exp) pair over a grid-stride slice;
 // the pairs of a block merge in a shared-memory tree with sequential addressing; a second kernel merges
 // the per-block partials and writes exp(x - max) / sum.

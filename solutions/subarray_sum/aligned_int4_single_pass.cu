@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: one launch at full bandwidth over a range that starts anywhere: up to three scalar
 // loads reach the first 16-byte boundary, int4 loads (four in flight per thread per step) cover
 // the body, scalars finish the tail; the last block to finish (an atomic ticket) adds the

@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: the classic shared-memory tree with sequential addressing: each thread sums a strided
 // slice of [S, E], the block halves its active threads each step, and thread 0 adds the block's
 // total into output with one atomicAdd.

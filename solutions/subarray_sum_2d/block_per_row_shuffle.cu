@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: one block per window row: the threads stride across the row's columns (coalesced),
 // __shfl_down_sync sums each warp, shared memory combines the warps, and one atomicAdd per row
 // lands in output.

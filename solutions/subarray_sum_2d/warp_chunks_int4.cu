@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: one launch at full bandwidth for any window shape: the window is cut into work items
 // of (row, 2 KB chunk); a warp reads a chunk with int4 loads (four in flight per lane), the first
 // chunk of each row also adds the scalars before the row's first 16-byte boundary and after its

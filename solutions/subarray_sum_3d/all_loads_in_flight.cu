@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 3
 // Technique: the runs kernel with more loads in flight per warp. A segment is at most 1024 ints, so each
 // lane issues its (up to) eight 16-byte loads, predicated, before the first add, instead of a loop whose
 // last rounds each wait on memory again; and a warp takes two segments per step (a box row of 489 ints is

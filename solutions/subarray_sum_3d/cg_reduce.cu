@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 1
 // Technique: cooperative groups. A grid-stride loop walks the box flattened to one index (column fastest, so
 // neighbouring threads read neighbouring ints), cg::reduce sums each 32-thread tile, shared memory joins the
 // tiles of a block, and one atomicAdd per block finishes into the zeroed output.

@@ -1,4 +1,5 @@
 // expect: accepted
+// step: 2
 // Technique: the box is a list of contiguous runs of ints (one per box row; whole planes or the whole array
 // when the box spans full rows or planes). Runs are cut into segments of at most 2048 ints; each warp sums
 // segments with 16-byte int4 loads (scalar head and tail around the aligned body), persistent blocks keep a

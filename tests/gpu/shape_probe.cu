@@ -1,33 +1,18 @@
 // Where a 400 MB read loses time: contiguous block-sized chunks of float4 loads, with and without a
 // small write per block, at several chunk sizes, beside a grid-stride sweep. Timed like size_ceiling.cu
-// (held back behind a spinning kernel, L2 flushed by a read before each sample).
+// (held_back.cuh).
 //   nvcc -O3 -arch=sm_90 -o shape_probe tests/gpu/shape_probe.cu && ./shape_probe
+#include "held_back.cuh"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <vector>
 
-__global__ void spin(volatile int* flag) {
-    while (*flag == 0) {
-    }
-}
-
-__global__ void sweep(const float4* p, size_t n, float* sink) {
-    float acc = 0;
-    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x, stride = (size_t)gridDim.x * blockDim.x;
-    for (; i + 3 * stride < n; i += 4 * stride) {
-        float4 a = __ldg(p + i), b = __ldg(p + i + stride), c = __ldg(p + i + 2 * stride), d = __ldg(p + i + 3 * stride);
-        acc += a.x + b.y + c.z + d.w;
-    }
-    for (; i < n; i += stride) acc += __ldg(p + i).x;
-    if (acc == 1234.5f) *sink = acc;
-}
-
-// Each block reads U * 256 float4s contiguous (one round: all loads in flight), writes `outs` floats.
+// The sum of U * 256 float4s from `base` (one round: all of a thread's U loads in flight).
 template <int U>
-__global__ void __launch_bounds__(256) chunks(const float4* p, size_t n, float* out, int outs) {
-    const size_t base = (size_t)blockIdx.x * U * 256;
+__device__ float chunk_sum(const float4* p, size_t base, size_t n) {
     float4 v[U];
 #pragma unroll
     for (int u = 0; u < U; ++u) {
@@ -37,72 +22,52 @@ __global__ void __launch_bounds__(256) chunks(const float4* p, size_t n, float* 
     float acc = 0;
 #pragma unroll
     for (int u = 0; u < U; ++u) acc += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+    return acc;
+}
+
+// Each block reads one chunk of U * 256 float4s, writes `outs` floats.
+template <int U>
+__global__ void __launch_bounds__(256) chunks(const float4* p, size_t n, float* out, int outs) {
+    const float acc = chunk_sum<U>(p, (size_t)blockIdx.x * U * 256, n);
     __shared__ float s[256];
     s[threadIdx.x] = acc;
     __syncthreads();
-    if (threadIdx.x < outs) out[(size_t)blockIdx.x * outs + threadIdx.x] = s[threadIdx.x] + s[255 - threadIdx.x];
-    else if (acc == 1234.5f) out[0] = acc;
+    if (threadIdx.x < outs)
+        out[(size_t)blockIdx.x * outs + threadIdx.x] = s[threadIdx.x] + s[255 - threadIdx.x];
+    else if (acc == 1234.5f)
+        out[0] = acc;
 }
 
-// Persistent: grid of resident blocks, each loops over chunks of U*256 float4s.
+// Persistent: grid of resident blocks, each loops over chunks of U * 256 float4s.
 template <int U>
 __global__ void __launch_bounds__(256) persistent(const float4* p, size_t n, float* out, int outs) {
     const size_t num_chunks = (n + U * 256 - 1) / (U * 256);
     for (size_t c = blockIdx.x; c < num_chunks; c += gridDim.x) {
-        const size_t base = c * U * 256;
-        float4 v[U];
-#pragma unroll
-        for (int u = 0; u < U; ++u) {
-            const size_t i = base + u * 256 + threadIdx.x;
-            v[u] = i < n ? __ldg(p + i) : make_float4(0, 0, 0, 0);
-        }
-        float acc = 0;
-#pragma unroll
-        for (int u = 0; u < U; ++u) acc += (v[u].x + v[u].y) + (v[u].z + v[u].w);
-        if (threadIdx.x < outs) out[c * outs + threadIdx.x] = acc;
-        else if (acc == 1234.5f) out[0] = acc;
+        const float acc = chunk_sum<U>(p, c * U * 256, n);
+        if (threadIdx.x < outs)
+            out[c * outs + threadIdx.x] = acc;
+        else if (acc == 1234.5f)
+            out[0] = acc;
     }
 }
 
 int main() {
-    const size_t bytes = 400000000, flush_bytes = size_t{256} << 20, n = bytes / 16;
-    float4 *src, *flush;
-    float *out, *sink;
-    int* flag;
+    const size_t bytes = 400000000, n = bytes / 16;
+    float4* src;
+    float* out;
     cudaMalloc(&src, bytes);
-    cudaMalloc(&flush, flush_bytes);
     cudaMalloc(&out, 64 << 20);
-    cudaMalloc(&sink, 4);
-    cudaHostAlloc(&flag, 4, cudaHostAllocMapped);
     cudaMemset(src, 1, bytes);
-    cudaMemset(flush, 1, flush_bytes);
-    int sms = 0;
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-    cudaEvent_t start, stop;
-    cudaEventCreate(&start);
-    cudaEventCreate(&stop);
+    held_back_timer timer;
+    const int sms = timer.sms();
+    float* sink = timer.sink();
     auto median_us = [&](const char* name, auto work) {
-        std::vector<float> samples;
-        for (int rep = 0; rep < 25; ++rep) {
-            sweep<<<sms * 8, 256>>>(flush, flush_bytes / 16, sink);
-            *flag = 0;
-            spin<<<1, 1>>>(flag);
-            cudaEventRecord(start);
-            work();
-            cudaEventRecord(stop);
-            *flag = 1;
-            cudaEventSynchronize(stop);
-            float ms = 0;
-            cudaEventElapsedTime(&ms, start, stop);
-            if (rep >= 3) samples.push_back(ms * 1000);
-        }
-        std::sort(samples.begin(), samples.end());
-        const float us = samples[samples.size() / 2];
+        const float us = timer.median_us(work);
         std::printf("| %s | %.1f | %.0f |\n", name, us, bytes / us / 1e3);
     };
     std::printf("| 400 MB read as | µs | GB/s |\n|---|---:|---:|\n");
-    median_us("grid-stride sweep, 8 blocks/SM", [&] { sweep<<<sms * 8, 256>>>(src, n, sink); });
-    median_us("grid-stride sweep, 16 blocks/SM", [&] { sweep<<<sms * 16, 256>>>(src, n, sink); });
+    median_us("grid-stride sweep, 8 blocks/SM", [&] { read_sweep<<<sms * 8, 256>>>(src, n, sink); });
+    median_us("grid-stride sweep, 16 blocks/SM", [&] { read_sweep<<<sms * 16, 256>>>(src, n, sink); });
     for (int outs : {0, 80}) {
         char name[96];
         std::snprintf(name, sizeof name, "chunks of 8 KB (U=2), %d floats out", outs);

@@ -1,37 +1,22 @@
-// What the memory can do at the sizes of the benchmarks, timed the way the judge times solve: the work is
-// queued behind a kernel that spins until the host releases it, so launch latency is not timed, and L2 is
-// flushed before each sample. A read sweep and a copy kernel at each size, beside cudaMemcpy D2D.
+// What the memory can do at the sizes of the benchmarks, timed the way the judge times solve
+// (held_back.cuh): a read sweep and a copy kernel at each size, beside cudaMemcpy D2D.
 //   nvcc -O3 -arch=sm_90 -o size_ceiling tests/gpu/size_ceiling.cu && ./size_ceiling
+#include "held_back.cuh"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <vector>
 
-#define CHECK(x)                                                                        \
-    do {                                                                                \
-        cudaError_t e = (x);                                                            \
-        if (e != cudaSuccess) {                                                         \
+#define CHECK(x)                                                                           \
+    do {                                                                                   \
+        cudaError_t e = (x);                                                               \
+        if (e != cudaSuccess) {                                                            \
             std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-            return 1;                                                                   \
-        }                                                                               \
+            return 1;                                                                      \
+        }                                                                                  \
     } while (0)
-
-__global__ void spin(volatile int* flag) {
-    while (*flag == 0) {
-    }
-}
-
-__global__ void read_sweep(const float4* p, size_t n, float* sink) {
-    float acc = 0;
-    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x, stride = (size_t)gridDim.x * blockDim.x;
-    for (; i + 3 * stride < n; i += 4 * stride) {
-        float4 a = __ldg(p + i), b = __ldg(p + i + stride), c = __ldg(p + i + 2 * stride), d = __ldg(p + i + 3 * stride);
-        acc += a.x + b.y + c.z + d.w;
-    }
-    for (; i < n; i += stride) acc += __ldg(p + i).x;
-    if (acc == 1234.5f) *sink = acc;
-}
 
 __global__ void copy_kernel(const float4* p, float4* q, size_t n) {
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x, stride = (size_t)gridDim.x * blockDim.x;
@@ -43,45 +28,22 @@ __global__ void copy_kernel(const float4* p, float4* q, size_t n) {
 }
 
 int main() {
-    const size_t max_bytes = size_t{1} << 30, flush_bytes = size_t{256} << 20;
-    char *src, *dst, *flush;
-    float* sink;
-    int* flag;
+    const size_t max_bytes = size_t{1} << 30;
+    char *src, *dst;
     CHECK(cudaMalloc(&src, max_bytes));
     CHECK(cudaMalloc(&dst, max_bytes));
-    CHECK(cudaMalloc(&flush, flush_bytes));
-    CHECK(cudaMalloc(&sink, 4));
-    CHECK(cudaHostAlloc(&flag, 4, cudaHostAllocMapped));
     CHECK(cudaMemset(src, 1, max_bytes));
-    int sms = 0;
-    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    cudaEvent_t start, stop;
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&stop));
-    auto median_us = [&](auto work) {
-        std::vector<float> samples;
-        for (int rep = 0; rep < 25; ++rep) {
-            cudaMemsetAsync(flush, rep, flush_bytes);
-            *flag = 0;
-            spin<<<1, 1>>>(flag);
-            cudaEventRecord(start);
-            work();
-            cudaEventRecord(stop);
-            *flag = 1;
-            cudaEventSynchronize(stop);
-            float ms = 0;
-            cudaEventElapsedTime(&ms, start, stop);
-            if (rep >= 3) samples.push_back(ms * 1000);
-        }
-        std::sort(samples.begin(), samples.end());
-        return samples[samples.size() / 2];
-    };
-    std::printf("| MB | read sweep µs | read GB/s | copy kernel µs | copy GB/s (r+w) | memcpy D2D µs | memcpy GB/s (r+w) |\n|---:|---:|---:|---:|---:|---:|---:|\n");
+    held_back_timer timer;
+    const int sms = timer.sms();
+    auto median_us = [&](auto work) { return timer.median_us(work); };
+    std::printf(
+        "| MB | read sweep µs | read GB/s | copy kernel µs | copy GB/s (r+w) | memcpy D2D µs | memcpy GB/s (r+w) "
+        "|\n|---:|---:|---:|---:|---:|---:|---:|\n");
     for (double mb : {4.0, 16.0, 40.0, 41.0, 82.0, 400.0, 477.0, 1024.0}) {
         const size_t bytes = (size_t)(mb * 1e6) / 16 * 16;
         const size_t n = bytes / 16;
         const int grid = sms * 8, block = 256;
-        const float r = median_us([&] { read_sweep<<<grid, block>>>((const float4*)src, n, sink); });
+        const float r = median_us([&] { read_sweep<<<grid, block>>>((const float4*)src, n, timer.sink()); });
         const size_t half = std::min(bytes, max_bytes) / 16;
         const float c = median_us([&] { copy_kernel<<<grid, block>>>((const float4*)src, (float4*)dst, half); });
         const float m = median_us([&] { cudaMemcpyAsync(dst, src, half * 16, cudaMemcpyDeviceToDevice); });

@@ -4,6 +4,7 @@
 #include "bench/device_probe.hpp"
 #include "bench/timing.hpp"
 #include "catalog/catalog.hpp"
+#include "catalog/solution_path.hpp"
 #include "cli/commands.hpp"
 #include "judging/declared_outcome.hpp"
 #include "sanitize/run.hpp"
@@ -190,8 +191,8 @@ void check_files(problem_check& check, judge_context& context) {
     check.solutions = list_solutions(context.home, check.spec->slug);
     check.builds.resize(check.solutions.size());
     for (const auto& solution : check.solutions)
-        if (!solution.header_error.empty())
-            check.errors.push_back(fmt::format("{}: {}", solution.path.string(), solution.header_error));
+        if (!solution.header_error.empty()) check.errors.push_back(describe_header_error(solution));
+    for (const auto& error : path_errors(check.solutions)) check.errors.push_back(error);
 }
 
 // Every solution of every problem compiles in one parallel pass.

@@ -1,6 +1,6 @@
 // `gpujudge grade`: a class's submissions judged on this machine's GPUs or through Slurm, into the
 // run folder's gradebook (CSV, JSON), leaderboard.md and summary.md.
-#include "cli/cmd_grade.hpp"
+#include "cli/course/cmd_grade.hpp"
 #include "base/exit_codes.hpp"
 #include "base/user_errors.hpp"
 #include "cli/commands.hpp"

@@ -1,0 +1,63 @@
+#include "base/exit_codes.hpp"
+#include "base/user_errors.hpp"
+#include "bench/device_probe.hpp"
+#include "cli/commands.hpp"
+#include "disasm/run.hpp"
+#include "disasm/show.hpp"
+
+#include <fmt/format.h>
+
+#include <regex>
+
+namespace gpujudge {
+
+namespace {
+
+// The GPU's own architecture where there is one; else the compiler's default (sm_90).
+void adopt_device_arch(const problem_spec& spec, cli_context& context, compiler_settings& compiler) {
+    if (context.judge.runner.backend == runner_backend::host) return;
+    runner_session probe(spec, context.judge.runner);
+    adopt_device(probe, compiler);
+}
+
+}  // namespace
+
+// The machine code of a submission's kernels, with the source line above the instructions it produced:
+// SASS (what the GPU runs) or, with --ptx, the PTX nvcc hands to the assembler.
+command_action define_asm(CLI::App& command) {
+    struct options {
+        judge_request request;
+        asm_request code;
+        std::string arch;
+    };
+    auto opts = std::make_shared<options>();
+    add_judge_arguments(command, opts->request);
+    command.add_flag("--ptx", opts->code.ptx, "PTX (nvcc -ptx -lineinfo) instead of SASS");
+    command.add_option("--kernel", opts->code.kernel, "Only the kernels whose name contains this");
+    command.add_option("--arch", opts->arch, "The architecture to compile for, sm_XY (default: the GPU's, else sm_90)");
+    return [opts](cli_context& context) {
+        const judge_request& request = opts->request;
+        const problem_spec spec = load_named_problem(context, request.problem);
+        require_source_file(request.source);
+        asm_preflight(request.source, opts->code);
+        compiler_settings compiler = context.judge.compiler;
+        if (!opts->arch.empty()) {
+            if (!std::regex_match(opts->arch, std::regex("sm_[0-9]{2,3}[a-z]?")))
+                throw usage_error(
+                    fmt::format("--arch {}: not an architecture like sm_90, sm_89 or sm_90a", opts->arch));
+            compiler.arch = opts->arch;
+        } else {
+            adopt_device_arch(spec, context, compiler);
+        }
+        const asm_result result = disassemble(spec, request.source, opts->code, compiler);
+        source_files files;
+        const line_lookup lines = [&files](const source_place& at) { return files.line(at); };
+        if (request.json)
+            fmt::print("{}\n", asm_json(spec, request.source, result, lines).dump(2));
+        else
+            fmt::print("{}", asm_text(spec, request.source, result, lines));
+        return static_cast<int>(result.compile.ok ? exit_accepted : exit_compile_error);
+    };
+}
+
+}  // namespace gpujudge
