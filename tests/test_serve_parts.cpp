@@ -1,10 +1,10 @@
 // The server's parts without a server: who may ask, which lines the compiler blamed, the queue, the
 // reports of other commands.
 #include "serve/access_policy.hpp"
-#include "serve/api_error.hpp"
-#include "serve/compile_markers.hpp"
+#include "serve/api/api_error.hpp"
+#include "serve/api/compile_markers.hpp"
+#include "serve/api/report_commands.hpp"
 #include "serve/judge_queue.hpp"
-#include "serve/report_commands.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 #include "serve/event_stream.hpp"
 
-#include "serve/api_error.hpp"
+#include "serve/api/api_error.hpp"
 
 namespace gpujudge {
 

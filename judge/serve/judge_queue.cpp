@@ -1,6 +1,6 @@
 #include "serve/judge_queue.hpp"
 
-#include "serve/api_error.hpp"
+#include "serve/api/api_error.hpp"
 
 namespace gpujudge {
 

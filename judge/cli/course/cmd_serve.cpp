@@ -1,8 +1,8 @@
 // `gpujudge serve`: the web page and its JSON API on this machine (see serve/web_server.hpp).
 #include "cli/commands.hpp"
-#include "serve/leaderboard_api.hpp"
+#include "serve/api/leaderboard_api.hpp"
+#include "serve/api/report_commands.hpp"
 #include "serve/page_assets.hpp"
-#include "serve/report_commands.hpp"
 #include "serve/web_server.hpp"
 
 namespace gpujudge {

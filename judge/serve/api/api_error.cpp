@@ -1,4 +1,4 @@
-#include "serve/api_error.hpp"
+#include "serve/api/api_error.hpp"
 
 #include "base/problem_error.hpp"
 #include "base/user_errors.hpp"

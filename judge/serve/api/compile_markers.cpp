@@ -1,4 +1,4 @@
-#include "serve/compile_markers.hpp"
+#include "serve/api/compile_markers.hpp"
 
 #include <regex>
 #include <sstream>

@@ -1,11 +1,11 @@
-#include "serve/catalog_json.hpp"
+#include "serve/api/catalog_json.hpp"
 
 #include "bench/timing.hpp"
 #include "catalog/catalog.hpp"
 #include "catalog/problem_view.hpp"
 #include "catalog/starter.hpp"
 #include "history/json.hpp"
-#include "serve/api_error.hpp"
+#include "serve/api/api_error.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
-#include "serve/report_commands.hpp"
+#include "serve/api/report_commands.hpp"
 
 #include "process/child_process.hpp"
-#include "serve/api_error.hpp"
+#include "serve/api/api_error.hpp"
 #include "toolkit/compute_sanitizer.hpp"
 
 #include <fmt/format.h>

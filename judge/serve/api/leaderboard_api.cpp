@@ -1,9 +1,9 @@
-#include "serve/leaderboard_api.hpp"
+#include "serve/api/leaderboard_api.hpp"
 
 #include "base/user_errors.hpp"
 #include "grade/grade_reports.hpp"
 #include "grade/gradebook.hpp"
-#include "serve/api_error.hpp"
+#include "serve/api/api_error.hpp"
 
 #include <fmt/format.h>
 
