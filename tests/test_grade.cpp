@@ -146,6 +146,26 @@ TEST_CASE("grade judges a class on two workers, bad inputs are rows, a rerun jud
     CHECK(contains(rejudged.output, "7 to judge"));
 }
 
+TEST_CASE("grade takes no symbolic links: a linked file or student folder is a row, never judged", "[grade]") {
+    class_folder cls("grade_links");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    const std::filesystem::path secret = cls.dir().parent_path() / "grader_notes.cpp";
+    std::ofstream(secret) << "the grader's own file\n";
+    std::filesystem::create_directories(cls.dir() / "mallory");
+    std::filesystem::create_symlink(secret, cls.dir() / "mallory" / "tiny_sum.cpp");
+    std::filesystem::create_directory_symlink(cls.dir() / "alice", cls.dir() / "trudy");
+    const auto graded = cls.grade({"--no-bench"});
+    INFO(graded.output);
+    REQUIRE(graded.exit.code == exit_accepted);
+    const auto rows = cls.rows();
+    CHECK(rows.at("alice/tiny_sum.cpp").status == "accepted");
+    CHECK(rows.at("mallory/tiny_sum.cpp").status == "not_a_source");
+    CHECK(rows.at("mallory/tiny_sum.cpp").reason == "a symbolic link: submissions are files of their own");
+    CHECK(rows.at("trudy").status == "not_a_source");
+    CHECK(rows.at("trudy").reason == "a symbolic link: student folders are folders of their own");
+    CHECK_FALSE(contains(cls.file("gradebook.csv"), "the grader's own file"));
+}
+
 TEST_CASE("grade times accepted submissions and ranks them in the leaderboard", "[grade]") {
     class_folder cls("grade_timed");
     cls.hand_in("alice", "tiny_sum.cpp", "correct");

@@ -39,7 +39,13 @@ class_entry entry_for(const std::filesystem::path& dir, const std::filesystem::p
     entry.path = path;
     const std::string ext = path.extension().string();
     std::error_code error;
-    if (!std::filesystem::is_regular_file(path, error)) {
+    // A link would hand in a file that is not the student's: another student's, or one of the grader's own
+    // (a compile error would quote it into the gradebook).
+    if (std::filesystem::is_symlink(path, error)) {
+        entry.status = grade_status::not_a_source;
+        entry.problem.clear();
+        entry.reason = "a symbolic link: submissions are files of their own";
+    } else if (!std::filesystem::is_regular_file(path, error)) {
         entry.status = grade_status::not_a_source;
         entry.problem.clear();
         entry.reason = "not a file: submissions are <student>/<problem>.<ext>";
@@ -71,6 +77,11 @@ std::vector<class_entry> scan_class(const std::filesystem::path& dir, const std:
     std::vector<class_entry> entries;
     for (const auto& student_dir : listing(dir, skip)) {
         const std::string student = student_dir.filename().string();
+        if (std::filesystem::is_symlink(student_dir, error)) {
+            entries.push_back({student, student, "", student_dir, grade_status::not_a_source,
+                               "a symbolic link: student folders are folders of their own"});
+            continue;
+        }
         if (!std::filesystem::is_directory(student_dir, error)) {
             entries.push_back(
                 {student, student, "", student_dir, grade_status::not_a_source, "a file outside any student folder"});
