@@ -144,6 +144,11 @@ def device_flow(page, url):
     check('void solve(const float* input, float* output, int N) {' in page.editor_text(),
           "the editor opens with the starter")
     check(page.driver.find_elements(By.CSS_SELECTOR, ".CodeMirror .cm-keyword"), "the editor highlights CUDA")
+    steps = page.find("#path-steps tbody").find_elements(By.CSS_SELECTOR, "tr[data-step]")
+    check([row.get_attribute("data-step") for row in steps] == ["1", "2", "3", "4"],
+          "beside the statement, the path: Reduction's four steps in order")
+    check("vectorized_float4.cu" in steps[-1].text and "%" in steps[-1].text,
+          "the last step with the figures measured on the H100")
     page.type_source(ATOMIC_SUM)
     verdict = page.judge("run")
     compiled = driver.find_element(By.ID, "compile-status").text

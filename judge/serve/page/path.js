@@ -1,27 +1,18 @@
 // The path beside the statement: the problem's shipped solutions in order, naive to fastest, each with
 // what it teaches and the figures bench measured for it on the H100 (GET /api/problems/<slug>/path,
-// what `gpujudge path <slug> --json` prints). Apart from app.js: it fills #path whenever a problem opens.
+// what `gpujudge path <slug> --json` prints). Apart from app.js, whose el() it builds with (strings become
+// text, never HTML): it fills #path whenever a problem opens.
 "use strict";
 
 (() => {
-  // An element with attributes and children (strings become text, never HTML).
-  function node(tag, attributes, ...children) {
-    const element = document.createElement(tag);
-    for (const [key, value] of Object.entries(attributes || {}))
-      if (value !== undefined && value !== null) element.setAttribute(key, value);
-    for (const child of children.flat(Infinity))
-      if (child !== null && child !== undefined) element.append(child instanceof Node ? child : String(child));
-    return element;
-  }
-
   function figures(measured) {
-    if (!measured) return [node("td", {class: "meh", colspan: 4}, "not measured")];
-    if (measured.verdict !== "accepted") return [node("td", {class: "bad", colspan: 4}, measured.verdict)];
+    if (!measured) return [el("td", {class: "meh", colspan: 4}, "not measured")];
+    if (measured.verdict !== "accepted") return [el("td", {class: "bad", colspan: 4}, measured.verdict)];
     return [
-      node("td", {class: "number"}, measured.median_us.toFixed(1)),
-      node("td", {class: "number"}, measured.gbps.toFixed(0)),
-      node("td", {class: "number"}, `${measured.percent_of_peak.toFixed(1)} %`),
-      node("td", {class: "number"}, measured.speedup ? `${measured.speedup.toFixed(2)}×` : "–"),
+      el("td", {class: "number"}, measured.median_us.toFixed(1)),
+      el("td", {class: "number"}, measured.gbps.toFixed(0)),
+      el("td", {class: "number"}, `${measured.percent_of_peak.toFixed(1)} %`),
+      el("td", {class: "number"}, measured.speedup ? `${measured.speedup.toFixed(2)}×` : "–"),
     ];
   }
 
@@ -33,19 +24,19 @@
   }
 
   function render(path) {
-    if (path.errors.length) return [node("pre", {class: "bad"}, path.errors.join("\n"))];
-    if (!path.steps.length) return [node("p", {class: "meh"}, "No solution of this problem declares a step yet.")];
-    const rows = path.steps.map((step) => node("tr", {"data-step": step.step},
-      node("td", {class: "number"}, step.step),
-      node("td", {}, node("code", {}, step.file), node("br"), node("span", {class: "quiet", title: step.technique},
+    if (path.errors.length) return [el("pre", {class: "bad"}, path.errors.join("\n"))];
+    if (!path.steps.length) return [el("p", {class: "meh"}, "No solution of this problem declares a step yet.")];
+    const rows = path.steps.map((step) => el("tr", {"data-step": step.step},
+      el("td", {class: "number"}, step.step),
+      el("td", {}, el("code", {}, step.file), el("br"), el("span", {class: "quiet", title: step.technique},
                                                                   step.summary)),
       ...figures(step.measured)));
     return [
-      node("p", {}, node("span", {class: "quiet"}, caption(path))),
-      node("table", {id: "path-steps", class: "grid"},
-        node("thead", {}, node("tr", {}, ["Step", "Solution", "Median µs", "GB/s", "% of ceiling", "× baseline"]
-                                           .map((heading) => node("th", {}, heading)))),
-        node("tbody", {}, rows)),
+      el("p", {}, el("span", {class: "quiet"}, caption(path))),
+      el("table", {id: "path-steps", class: "grid"},
+        el("thead", {}, el("tr", {}, ["Step", "Solution", "Median µs", "GB/s", "% of ceiling", "× baseline"]
+                                           .map((heading) => el("th", {}, heading)))),
+        el("tbody", {}, rows)),
     ];
   }
 
@@ -62,7 +53,7 @@
       if (!response.ok) throw new Error(body.message || `${response.status}`);
       children = render(body);
     } catch (error) {
-      children = [node("p", {class: "bad"}, `The path cannot be shown: ${error.message}`)];
+      children = [el("p", {class: "bad"}, `The path cannot be shown: ${error.message}`)];
     }
     if (location.hash === `#/problems/${slug}`) box.replaceChildren(...children);  // unless the learner moved on
   }
