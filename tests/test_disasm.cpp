@@ -1,10 +1,13 @@
 // `asm`'s parsers over the tools' text (tests/fixtures/disasm/README.md says where each listing comes
 // from) and its report, without running any tool.
 #include "base/file_text.hpp"
+#include "base/temp_dir.hpp"
 #include "disasm/listing.hpp"
 #include "disasm/show.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <fstream>
 
 using namespace gpujudge;
 
@@ -225,4 +228,20 @@ TEST_CASE("asm's report: each source line once, above the instructions it produc
           "code     PTX for sm_90 (nvcc -ptx -lineinfo)\n"
           "compile  failed\n"
           "  mine.cu(3): error: identifier \"input4\" is undefined\n");
+}
+
+TEST_CASE("asm reads source lines only from the source and its local headers, whatever file the line info names",
+          "[disasm]") {
+    temp_dir dir("asm-lines");
+    const auto source = dir.path() / "mine.cu";
+    std::ofstream(dir.path() / "helpers.cuh") << "// helper line 1\n__device__ int twice(int x) { return 2 * x; }\n";
+    std::ofstream(source) << "#include \"helpers.cuh\"\n#line 1 \"" << (dir.path() / "secret.txt").string()
+                          << "\"\n__global__ void k() {}\n";
+    std::ofstream(dir.path() / "secret.txt") << "the grader's token\n";
+    source_files files(source);
+    CHECK(files.line({source.string(), 1}) == "#include \"helpers.cuh\"");
+    CHECK(files.line({(dir.path() / "." / "helpers.cuh").string(), 2}) ==
+          "__device__ int twice(int x) { return 2 * x; }");
+    CHECK_FALSE(files.line({(dir.path() / "secret.txt").string(), 1}));
+    CHECK_FALSE(files.line({"/etc/passwd", 1}));
 }

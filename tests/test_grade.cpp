@@ -96,6 +96,43 @@ TEST_CASE("csv fields are quoted only when they must be", "[grade]") {
     CHECK(csv_field("two\nlines") == "\"two\nlines\"");
 }
 
+TEST_CASE("csv text fields never read as formulas; names are printed without control characters", "[grade]") {
+    CHECK(csv_text("alice") == "alice");
+    CHECK(csv_text("=HYPERLINK(\"http:x\")") == "'=HYPERLINK(\"http:x\")");
+    CHECK(csv_text("@SUM(1)") == "'@SUM(1)");
+    CHECK(csv_text("-2+3") == "'-2+3");
+    CHECK(printable_name("a\n| b\x1b]0;t\a") == "a\\n| b\\x1b]0;t\\x07");
+    CHECK(printable_name("a\n| <img>", true) == "a\\n\\| &lt;img>");
+}
+
+TEST_CASE("grade: names cannot forge Markdown rows or reach the terminal raw, nor formulas the CSV; a huge file is "
+          "refused unread",
+          "[grade]") {
+    class_folder cls("grade_names");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    cls.hand_in("=1+2", "tiny_sum.cpp", "correct");
+    cls.hand_in("mallory\n\n# Forged heading", "tiny_sum.cpp", "correct");
+    cls.hand_in("alice", "x\x1b]0;title\a\n## Byte-identical sources", "correct");
+    std::filesystem::create_directories(cls.dir() / "zed");
+    std::ofstream(cls.dir() / "zed" / "tiny_sum.cpp").close();
+    std::filesystem::resize_file(cls.dir() / "zed" / "tiny_sum.cpp", std::uintmax_t{64} << 30);  // sparse
+    const auto graded = cls.grade({"--no-bench"});
+    INFO(graded.output);
+    REQUIRE(graded.exit.code == exit_accepted);
+    CHECK_FALSE(contains(graded.output, "\x1b"));
+    const auto rows = cls.rows();
+    CHECK(rows.at("zed/tiny_sum.cpp").status == "not_a_source");
+    CHECK(rows.at("zed/tiny_sum.cpp").reason == "larger than 4 MiB: not a submission");
+    CHECK(rows.at("=1+2/tiny_sum.cpp").status == "accepted");
+    CHECK(contains(cls.file("gradebook.csv"), "\r\n'=1+2,tiny_sum,'=1+2/tiny_sum.cpp,accepted,"));
+    for (const auto& report : {cls.file("summary.md"), cls.file("leaderboard.md")}) {
+        CHECK_FALSE(contains(report, "\n# Forged heading"));
+        CHECK_FALSE(contains(report, "\x1b"));
+    }
+    CHECK(contains(cls.file("summary.md"), "mallory\\n\\n# Forged heading"));
+    CHECK(contains(cls.file("summary.md"), "- alice/x\\x1b]0;title\\x07\\n## Byte-identical sources: not_a_source"));
+}
+
 TEST_CASE("grade judges a class on two workers, bad inputs are rows, a rerun judges nothing new", "[grade]") {
     class_folder cls("grade_class");
     cls.hand_in("alice", "tiny_sum.cpp", "correct");

@@ -1,9 +1,11 @@
 #include "disasm/show.hpp"
 
 #include "base/file_text.hpp"
+#include "compile/include_scan.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace gpujudge {
@@ -30,11 +32,27 @@ std::string place_header(const code_block& block, const line_lookup& lines) {
 
 }  // namespace
 
+namespace {
+
+std::filesystem::path resolved(const std::filesystem::path& path) {
+    std::error_code error;
+    const auto canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(path), error);
+    return error ? std::filesystem::absolute(path).lexically_normal() : canonical;
+}
+
+}  // namespace
+
+source_files::source_files(const std::filesystem::path& source) {
+    allowed_.push_back(resolved(source));
+    for (const auto& header : scan_includes(source).headers) allowed_.push_back(resolved(header));
+}
+
 std::optional<std::string> source_files::line(const source_place& at) {
     auto found = files_.find(at.file);
     if (found == files_.end()) {
         std::optional<std::vector<std::string>> lines;
-        if (const auto text = read_file_text(at.file)) {
+        const bool allowed = std::find(allowed_.begin(), allowed_.end(), resolved(at.file)) != allowed_.end();
+        if (const auto text = allowed ? read_file_text(at.file) : std::nullopt) {
             lines.emplace();
             std::istringstream in(*text);
             for (std::string line; std::getline(in, line);) lines->push_back(line);

@@ -18,12 +18,15 @@ namespace gpujudge {
 // The text of a source line, none when its file cannot be read or is shorter.
 using line_lookup = std::function<std::optional<std::string>(const source_place&)>;
 
-// Reads each file once, from disk.
+// Reads each file once, from disk: only the source and the local headers it includes. The line info names
+// whatever file the source says (`#line 1 "/home/you/.ssh/id_rsa"`), and this runs outside the sandbox.
 class source_files {
 public:
+    explicit source_files(const std::filesystem::path& source);
     std::optional<std::string> line(const source_place& at);
 
 private:
+    std::vector<std::filesystem::path> allowed_;
     std::map<std::string, std::optional<std::vector<std::string>>> files_;
 };
 

@@ -11,6 +11,9 @@ namespace gpujudge {
 
 namespace {
 
+// A submission is a source file of a few KiB; past this it is refused unread.
+constexpr std::uintmax_t kMaxSubmissionBytes = std::uintmax_t{4} << 20;
+
 bool hidden(const std::filesystem::path& path) {
     const std::string name = path.filename().string();
     return name.empty() || name.front() == '.';
@@ -49,6 +52,11 @@ class_entry entry_for(const std::filesystem::path& dir, const std::filesystem::p
         entry.status = grade_status::not_a_source;
         entry.problem.clear();
         entry.reason = "not a file: submissions are <student>/<problem>.<ext>";
+    } else if (std::filesystem::file_size(path, error) > kMaxSubmissionBytes || error) {
+        // Read whole to be hashed and compiled: a sparse file of many GiB would take the grade's memory.
+        entry.status = grade_status::not_a_source;
+        entry.problem.clear();
+        entry.reason = fmt::format("larger than {} MiB: not a submission", kMaxSubmissionBytes >> 20);
     } else if (std::find(extensions.begin(), extensions.end(), ext) == extensions.end()) {
         entry.status = grade_status::not_a_source;
         entry.problem.clear();

@@ -17,11 +17,10 @@ std::string number(const std::optional<double>& value, int digits) {
     return value ? fmt::format("{:.{}f}", *value, digits) : "";
 }
 
-// Markdown table cells: a '|' in a name would end the cell.
+// Markdown table cells and list items: a '|' in a name would end the cell, a newline the row (a forged row or
+// heading), and control characters (ESC) would reach the terminal summary.md is printed on.
 std::string cell(const std::string& text) {
-    std::string out;
-    for (const char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
-    return out;
+    return printable_name(text, true);
 }
 
 bool timed_accepted(const grade_row& row) {
@@ -134,11 +133,34 @@ std::string identical_sources(const std::vector<grade_row>& rows) {
 std::string not_judged(const std::vector<grade_row>& rows) {
     std::string text;
     for (const auto& row : rows)
-        if (status_group(row.status).empty()) text += fmt::format("- {}: {} ({})\n", row.file, row.status, row.reason);
+        if (status_group(row.status).empty())
+            text += fmt::format("- {}: {} ({})\n", cell(row.file), row.status, cell(row.reason));
     return text.empty() ? "" : "\n## Not submissions\n\n" + text;
 }
 
 }  // namespace
+
+std::string printable_name(const std::string& text, bool markdown) {
+    std::string out;
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7f)
+            out += c == '\n' ? std::string("\\n") : c == '\t' ? std::string("\\t") : fmt::format("\\x{:02x}", byte);
+        else if (markdown && c == '|')
+            out += "\\|";
+        else if (markdown && c == '<')
+            out += "&lt;";
+        else
+            out += c;
+    }
+    return out;
+}
+
+std::string csv_text(const std::string& text) {
+    // A spreadsheet reads a cell that starts with = + - @ (or a tab or CR before them) as a formula.
+    if (!text.empty() && std::string("=+-@\t\r").find(text.front()) != std::string::npos) return "'" + text;
+    return text;
+}
 
 std::string csv_field(const std::string& text) {
     if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
@@ -152,10 +174,10 @@ std::string gradebook_csv(const std::vector<grade_row>& rows) {
         "student,problem,file,status,tests_passed,tests_total,median_us,gbps,percent_of_ceiling,x_baseline,"
         "ceiling_gbps,source_hash,gpu,gpu_index,judged_at,wall_s,reason\r\n";
     for (const auto& r : rows) {
-        const std::vector<std::string> fields{r.student,
-                                              r.problem,
-                                              r.file,
-                                              r.status,
+        const std::vector<std::string> fields{csv_text(r.student),
+                                              csv_text(r.problem),
+                                              csv_text(r.file),
+                                              csv_text(r.status),
                                               std::to_string(r.passed),
                                               std::to_string(r.total),
                                               number(r.median_us, 3),
@@ -164,11 +186,11 @@ std::string gradebook_csv(const std::vector<grade_row>& rows) {
                                               number(r.speedup, 3),
                                               number(r.ceiling_gbps, 1),
                                               r.source_hash,
-                                              r.gpu,
+                                              csv_text(r.gpu),
                                               r.gpu_index ? std::to_string(*r.gpu_index) : "",
                                               r.judged_at,
                                               fmt::format("{:.2f}", r.wall_s),
-                                              r.reason};
+                                              csv_text(r.reason)};
         std::vector<std::string> quoted;
         for (const auto& field : fields) quoted.push_back(csv_field(field));
         text += fmt::format("{}\r\n", fmt::join(quoted, ","));

@@ -14,6 +14,14 @@ namespace gpujudge {
 // One CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
 std::string csv_field(const std::string& text);
 
+// A text field of a gradebook.csv row, never read as a formula: one that starts with = + - @ (a tab, a CR)
+// gains a leading '.
+std::string csv_text(const std::string& text);
+
+// A student-controlled name made safe to print or to put in Markdown: control characters (newline, ESC) as
+// \n, \t, \xNN; with markdown, '|' escaped and '<' as &lt; (no HTML in leaderboard.md or summary.md).
+std::string printable_name(const std::string& text, bool markdown = false);
+
 std::string gradebook_csv(const std::vector<grade_row>& rows);
 nlohmann::json gradebook_json(const std::vector<grade_row>& rows);
 

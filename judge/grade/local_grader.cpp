@@ -2,6 +2,7 @@
 
 #include "base/content_hash.hpp"
 #include "bench/timing.hpp"
+#include "grade/grade_reports.hpp"
 #include "judging/modes.hpp"
 
 #include <fmt/format.h>
@@ -215,7 +216,7 @@ void run_worker(std::size_t worker, const worker_setup& setup, const judge_conte
     context.runner = worker_runner(base.runner, gpu_index, setup.settings.select_gpu);
     std::string gpu = worker < setup.settings.gpu_names.size() ? setup.settings.gpu_names[worker] : "";
     while (auto item = setup.queue.pop()) {
-        setup.progress.working(worker, setup.jobs[item->index].entry.file);
+        setup.progress.working(worker, printable_name(setup.jobs[item->index].entry.file));
         const grade_row row = judge_one(*item, setup, context, busy_s, gpu, gpu_index);
         setup.sink(row);
         setup.progress.finished(worker);

@@ -50,7 +50,7 @@ command_action define_asm(CLI::App& command) {
             adopt_device_arch(spec, context, compiler);
         }
         const asm_result result = disassemble(spec, request.source, opts->code, compiler);
-        source_files files;
+        source_files files(request.source);
         const line_lookup lines = [&files](const source_place& at) { return files.line(at); };
         if (request.json)
             fmt::print("{}\n", asm_json(spec, request.source, result, lines).dump(2));
