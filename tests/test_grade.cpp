@@ -96,7 +96,7 @@ TEST_CASE("csv fields are quoted only when they must be", "[grade]") {
     CHECK(csv_field("two\nlines") == "\"two\nlines\"");
 }
 
-TEST_CASE("csv text fields never read as formulas; names are printed without control characters", "[grade]") {
+TEST_CASE("csv text fields never read as formulas, and names are printed without control characters", "[grade]") {
     CHECK(csv_text("alice") == "alice");
     CHECK(csv_text("=HYPERLINK(\"http:x\")") == "'=HYPERLINK(\"http:x\")");
     CHECK(csv_text("@SUM(1)") == "'@SUM(1)");
@@ -105,9 +105,10 @@ TEST_CASE("csv text fields never read as formulas; names are printed without con
     CHECK(printable_name("a\n| <img>", true) == "a\\n\\| &lt;img>");
 }
 
-TEST_CASE("grade: names cannot forge Markdown rows or reach the terminal raw, nor formulas the CSV; a huge file is "
-          "refused unread",
-          "[grade]") {
+TEST_CASE(
+    "grade: names cannot forge Markdown rows or reach the terminal raw, nor formulas the CSV, and a huge file is "
+    "refused unread",
+    "[grade]") {
     class_folder cls("grade_names");
     cls.hand_in("alice", "tiny_sum.cpp", "correct");
     cls.hand_in("=1+2", "tiny_sum.cpp", "correct");
