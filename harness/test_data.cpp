@@ -2,7 +2,11 @@
 
 #include "element_match.hpp"
 
+#include <algorithm>
+#include <functional>
+#include <future>
 #include <stdexcept>
+#include <thread>
 
 namespace gpujudge {
 
@@ -49,18 +53,45 @@ std::vector<comparison> compare_outputs(const problem_spec& spec, const scalar_v
     return failures;
 }
 
+namespace {
+
+// Whether elements [begin, end) of `have` match `want`.
+bool range_matches(const host_array& want, const host_array& have, const tolerance& tol, std::size_t begin,
+                   std::size_t end) {
+    const bool is_float = want.type() == element_type::f32;
+    for (std::size_t i = begin; i < end; ++i)
+        if (is_float ? !float_matches(want.value(i), have.value(i), tol.atol, tol.rtol)
+                     : !int_matches(want.bits(i), have.bits(i)))
+            return false;
+    return true;
+}
+
+// Large outputs are checked on every core: the judge checks every timed call's outputs before the
+// next call, and 10M elements on one core took longer than the call itself.
+constexpr std::size_t kParallelFrom = std::size_t{1} << 20;
+
+bool array_matches(const host_array& want, const host_array& have, const tolerance& tol) {
+    const std::size_t count = want.size();
+    const std::size_t workers = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), 16);
+    if (count < kParallelFrom || workers == 1) return range_matches(want, have, tol, 0, count);
+    std::vector<std::future<bool>> parts;
+    const std::size_t chunk = (count + workers - 1) / workers;
+    for (std::size_t begin = 0; begin < count; begin += chunk)
+        parts.push_back(std::async(std::launch::async, range_matches, std::cref(want), std::cref(have), std::cref(tol),
+                                   begin, std::min(count, begin + chunk)));
+    bool all = true;
+    for (auto& part : parts) all = part.get() && all;  // every part joined before returning
+    return all;
+}
+
+}  // namespace
+
 bool passes_as(const problem_spec& spec, const scalar_values& scalars, const named_arrays& expected,
                const named_arrays& got) {
     for (const auto& param : spec.params) {
         if (!param.is_pointer || !param.is_output()) continue;
-        const host_array& want = expected.at(param.name);
-        const host_array& have = got.at(param.name);
-        const tolerance tol = tolerance_for(spec, param, scalars);
-        const bool is_float = want.type() == element_type::f32;
-        for (std::size_t i = 0; i < want.size(); ++i)
-            if (is_float ? !float_matches(want.value(i), have.value(i), tol.atol, tol.rtol)
-                         : !int_matches(want.bits(i), have.bits(i)))
-                return false;
+        if (!array_matches(expected.at(param.name), got.at(param.name), tolerance_for(spec, param, scalars)))
+            return false;
     }
     return true;
 }

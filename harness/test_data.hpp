@@ -22,7 +22,8 @@ tolerance tolerance_for(const problem_spec& spec, const parameter& output, const
 std::vector<comparison> compare_outputs(const problem_spec& spec, const scalar_values& scalars,
                                         const named_arrays& expected, const named_arrays& got);
 
-// Whether `got` passes for `expected` (every output), stopping at the first element that does not.
+// Whether `got` passes for `expected` (every output). A large output is checked in parts on every
+// core, each part stopping at its first element that does not pass.
 bool passes_as(const problem_spec& spec, const scalar_values& scalars, const named_arrays& expected,
                const named_arrays& got);
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 using namespace gpujudge;
 
@@ -126,4 +127,39 @@ TEST_CASE("the reduction tolerance rejects a dropped tail and fp16 accumulation"
         const reduction_case c = reduction_test(name);
         CHECK_FALSE(accepted(c, sum_half(c.input.as<float>(), c.input.size())));
     }
+}
+
+TEST_CASE("passes_as finds one wrong element anywhere in a large output, checked in parts", "[compare]") {
+    const problem_spec spec = load_problem(std::string(GPUJUDGE_SOURCE_DIR) + "/problems/batch_normalization");
+    const test_spec* largest = nullptr;
+    for (const auto& test : spec.tests)
+        if (test.name == "N = 10000, C = 1024 (maximum)") largest = &test;
+    REQUIRE(largest != nullptr);
+    const std::size_t count = spec.element_count(*spec.find_parameter("output"), largest->scalars);
+    REQUIRE(count > (std::size_t{1} << 20));  // large enough to be checked in parts
+    named_arrays expected, got;
+    expected.emplace("output", host_array(element_type::f32, count));
+    float* want = expected.at("output").as<float>();
+    for (std::size_t i = 0; i < count; ++i) want[i] = static_cast<float>(i % 1000) / 250.0f - 2.0f;
+    got.emplace("output", expected.at("output"));
+    float* have = got.at("output").as<float>();
+    CHECK(passes_as(spec, largest->scalars, expected, got));
+    // The first and last elements, both sides of every boundary of up to 16 equal parts, and the middle.
+    std::vector<std::size_t> places{0, count / 2, count - 1};
+    for (std::size_t parts = 2; parts <= 16; ++parts) {
+        const std::size_t chunk = (count + parts - 1) / parts;
+        for (std::size_t boundary = chunk; boundary < count; boundary += chunk)
+            places.insert(places.end(), {boundary - 1, boundary});
+    }
+    for (const std::size_t at : places) {
+        INFO("element " << at);
+        const float kept = have[at];
+        have[at] = kept + 1.0f;  // far outside atol 1e-4 + rtol 1e-4
+        CHECK_FALSE(passes_as(spec, largest->scalars, expected, got));
+        have[at] = kept + 5e-5f;  // inside the tolerance
+        CHECK(passes_as(spec, largest->scalars, expected, got));
+        have[at] = kept;
+    }
+    have[count - 1] = std::nanf("");
+    CHECK_FALSE(passes_as(spec, largest->scalars, expected, got));
 }
