@@ -369,16 +369,22 @@ compile_result stage_python(const std::filesystem::path& source, const compiler_
     return result;
 }
 
+namespace {
+
+// nvcc as settings name it: a path is taken as it is; a name is found as every toolkit program is
+// (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin), with its message when it is nowhere.
+std::string nvcc_program(const compiler_settings& settings) {
+    if (std::filesystem::path(settings.nvcc).has_parent_path()) return settings.nvcc;
+    return find_toolkit_program(settings.nvcc).string();
+}
+
+}  // namespace
+
 compile_result compile_solution(const problem_spec& spec, const std::filesystem::path& source,
                                 const compiler_settings& settings) {
     if (is_python_source(source)) return stage_python(source, settings);
-    // A path is taken as it is; a name is found as every toolkit program is (PATH, $CUDA_HOME/bin,
-    // /usr/local/cuda/bin), with its message when it is nowhere.
-    const std::filesystem::path nvcc = std::filesystem::path(settings.nvcc).has_parent_path()
-                                           ? std::filesystem::path(settings.nvcc)
-                                           : find_toolkit_program(settings.nvcc);
     // nvcc compiles the host code with the host compiler: both versions are in the key.
-    return compile_cached(spec, source, "solve", {nvcc.string(), settings.host_compiler},
+    return compile_cached(spec, source, "solve", {nvcc_program(settings), settings.host_compiler},
                           {"-O3", "-lineinfo", "-Xcompiler", "-fPIC", "-shared", "-arch=" + settings.arch, "-Xlinker",
                            "-z", "-Xlinker", "defs"},
                           settings);
@@ -388,7 +394,7 @@ compile_result compile_device_code(const problem_spec& spec, const std::filesyst
                                    const compiler_settings& settings) {
     // Device code alone (-ptx, -cubin): the host compiler is not run, but nvcc's version is in the key.
     const bool ptx = kind == device_code::ptx;
-    return compile_cached(spec, source, "solve", {settings.nvcc, settings.host_compiler},
+    return compile_cached(spec, source, "solve", {nvcc_program(settings), settings.host_compiler},
                           {"-O3", "-lineinfo", "-arch=" + settings.arch, ptx ? "-ptx" : "-cubin"}, settings,
                           ptx ? ".ptx" : ".cubin");
 }
