@@ -23,8 +23,14 @@ data_set_spec changed_data() {
 }  // namespace
 
 TEST_CASE("every job the judge sends survives its line", "[protocol]") {
-    CHECK(round_trip(hello_job{"ab01", runner_backend::host, "/p"}) ==
-          nlohmann::json(hello_job{"ab01", runner_backend::host, "/p"}));
+    CHECK(round_trip(hello_job{"ab01", runner_backend::host, "/p", {}}) ==
+          nlohmann::json(hello_job{"ab01", runner_backend::host, "/p", {}}));
+    const hello_job python{"ab01",
+                           runner_backend::device,
+                           "/p",
+                           {"/usr/lib/libpython3.12.so", "/usr", {"/venv/site-packages"}, "/tmp/c", "mine.py", true}};
+    CHECK(round_trip(python) == nlohmann::json(python));
+    CHECK(round_trip(python).at("python").at("imports_triton") == true);
     const load_job load{"/judge/lib/x.so", "reference", true};
     CHECK(round_trip(load) == nlohmann::json(load));
     const judge_job judge{{{3, changed_data()}, {5, {}}}, false, true};
@@ -47,6 +53,7 @@ TEST_CASE("every event the runner sends survives its line", "[protocol]") {
     timing.stats.median = 0.131;
     timing.stats.count = 51;
     timing.host_clock = true;
+    timing.solve_median_ms = 0.029;
     const test_result_message result{7, verdict::wrong_answer, "element 3", 1.5, timing, cause_kind::dropped_tail};
     const nlohmann::json again = round_trip(result);
     CHECK(again == nlohmann::json(result));
@@ -56,7 +63,7 @@ TEST_CASE("every event the runner sends survives its line", "[protocol]") {
 }
 
 TEST_CASE("a line missing a field is an error, not a default", "[protocol]") {
-    nlohmann::json load = load_job{"/x.so", "solve", false, {}};
+    nlohmann::json load = load_job{"/x.so", "solve", false};
     load.erase("measure_peak");
     CHECK_THROWS(load.get<load_job>());
     nlohmann::json data = changed_data();
@@ -72,7 +79,7 @@ TEST_CASE("a line missing a field is an error, not a default", "[protocol]") {
 
 TEST_CASE("an unknown verdict or backend name is an error", "[protocol]") {
     CHECK_THROWS_WITH(nlohmann::json("passed").get<verdict>(), "unknown verdict 'passed'");
-    nlohmann::json hello = hello_job{"ab", runner_backend::device, "/p"};
+    nlohmann::json hello = hello_job{"ab", runner_backend::device, "/p", {}};
     hello["backend"] = "cloud";
     // nlohmann's enum mapping falls back to its first entry: the protocol's must not.
     CHECK_THROWS(hello.get<hello_job>());

@@ -32,6 +32,7 @@ struct bench_figures {
     double median_us = 0, mean_us = 0, min_us = 0, max_us = 0, stddev_us = 0, rse = 0;
     int samples = 0;
     double event_median_us = 0, host_median_us = 0;  // both clocks, whichever counted
+    double solve_median_us = 0;                      // host time inside solve (launches, Python)
     bool host_clock = false;
     bool blocking = true;
     double gbps = 0;

@@ -264,7 +264,7 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
     }
     const std::optional<double> peak = device_ceiling(session, result.device, context);
     std::optional<bench_entry> base = fixed_baseline(spec, options, plan, peak.value_or(0), context, result);
-    if (load_submission(session, result)) {
+    if (timings.measure("load", [&] { return load_submission(session, result); })) {
         timings.measure("judged calls", [&] { run_tests(spec, options, expected_outputs, session, result); });
         find_cause(spec, reference, references, session.wrong_outputs(), context, result);
         if (plan.valid() && !deciding_test(result.tests)) {

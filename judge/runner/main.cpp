@@ -133,7 +133,7 @@ struct session {
     control& in;
     shared_outputs window;
     std::optional<shared_library> library;
-    std::optional<python_host> python;  // started by the first .py loaded
+    python_host* python;  // a runner started for Python (hello_job::python), else null
     std::unique_ptr<solve_function> function;
 
     const test_spec& test(int index) const { return spec.tests.at(static_cast<std::size_t>(index)); }
@@ -142,9 +142,7 @@ struct session {
 
 // solve from a Python file, or why it cannot be called: a compile error for the learner.
 std::optional<std::string> load_python(session& s, const load_job& job, runner_backend backend) {
-    if (!s.python)
-        s.python.emplace(python_setup{job.python.library, job.python.home, job.python.path, job.python.cache_dir});
-    auto loaded = s.python->load(job.library, job.python.shown, s.spec, nlohmann::json(backend).get<std::string>());
+    auto loaded = s.python->load(job.library, s.spec, nlohmann::json(backend).get<std::string>());
     if (auto* why = std::get_if<std::string>(&loaded)) return *why;
     s.function = std::make_unique<python_function>(std::get<python_entry>(loaded), s.spec);
     return std::nullopt;
@@ -154,7 +152,7 @@ void load(session& s, const load_job& job, runner_backend backend) {
     // Measured before any submission code is in the process.
     if (job.measure_peak && backend == runner_backend::device)
         s.out.send(message_of(event::peak, nlohmann::json{{"gbps", measure_peak_bandwidth_gbps(s.space)}}));
-    if (!job.python.library.empty()) {
+    if (s.python && !job.library.empty()) {
         if (auto why = load_python(s, job, backend)) {
             s.out.send(message_of(event::rejected, nlohmann::json{{"message", *why}}));
             s.out.send(message_of(event::done));
@@ -261,6 +259,7 @@ timing_summary summary_of(const timed_result& timed) {
             median_of(timed.readings, &clock_reading::event_ms),
             median_of(timed.readings, &clock_reading::host_ms),
             timed.host_overhead_ms,
+            median_of(timed.readings, &clock_reading::solve_ms),
             timed.host_clock,
             timed.blocking};
 }
@@ -411,10 +410,15 @@ std::unique_ptr<memory_space> open_space(runner_backend backend, channel& out) {
 }
 
 void serve(const hello_job& hello, control& in, channel& out) {
+    // A runner started for Python starts the interpreter and its imports before the device is
+    // opened, so that the two overlap.
+    std::optional<python_host> python;
+    if (const python_load& p = hello.python; !p.library.empty())
+        python.emplace(python_setup{p.library, p.home, p.path, p.cache_dir, p.shown, p.imports_triton});
     auto space = open_space(hello.backend, out);
     if (!space) return;
-    session s{load_problem(hello.problem_dir),    *space,       out,          in,
-              shared_outputs::attach(kOutputsFd), std::nullopt, std::nullopt, nullptr};
+    session s{load_problem(hello.problem_dir), *space, out, in, shared_outputs::attach(kOutputsFd), std::nullopt,
+              python ? &*python : nullptr,     nullptr};
     while (auto line = in.next()) {
         const std::string kind = line->at("job").get<std::string>();
         const nlohmann::json& body = line->at("body");

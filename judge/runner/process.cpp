@@ -20,10 +20,9 @@ constexpr std::chrono::seconds kSendLimit{30};
 
 }  // namespace
 
-runner_process::runner_process(const std::filesystem::path& runner_exe, runner_backend backend,
-                               const std::string& problem_dir, const std::filesystem::path& work_dir,
-                               std::size_t outputs_bytes, const std::vector<std::string>& launcher,
-                               const std::optional<sandbox_policy>& sandbox,
+runner_process::runner_process(const std::filesystem::path& runner_exe, hello_job hello,
+                               const std::filesystem::path& work_dir, std::size_t outputs_bytes,
+                               const std::vector<std::string>& launcher, const std::optional<sandbox_policy>& sandbox,
                                const std::vector<std::pair<std::string, std::string>>& environment)
     : output_file_(work_dir / "runner-output.txt"),
       // A launcher (compute-sanitizer) writes its report after the runner exits, which takes time.
@@ -56,7 +55,8 @@ runner_process::runner_process(const std::filesystem::path& runner_exe, runner_b
     close(channel[1]);  // the child holds the only writer now: EOF means it is gone
     close(control[0]);
     // The first line: the key travels nowhere else.
-    send(nlohmann::json(hello_job{key_.hex(), backend, problem_dir}), std::chrono::steady_clock::now() + kSendLimit);
+    hello.key = key_.hex();
+    send(nlohmann::json(hello), std::chrono::steady_clock::now() + kSendLimit);
 }
 
 runner_process::~runner_process() {

@@ -21,10 +21,9 @@ class runner_process {
 public:
     // Starts `runner_exe` (behind `launcher`, a command prefix such as compute-sanitizer's or ncu's,
     // when not empty; both inside `sandbox` when given, with `environment` set over the judge's)
-    // with an outputs window of `outputs_bytes`, and sends it the hello line.
-    runner_process(const std::filesystem::path& runner_exe, runner_backend backend, const std::string& problem_dir,
-                   const std::filesystem::path& work_dir, std::size_t outputs_bytes,
-                   const std::vector<std::string>& launcher = {},
+    // with an outputs window of `outputs_bytes`, and sends it `hello` with the channel's key.
+    runner_process(const std::filesystem::path& runner_exe, hello_job hello, const std::filesystem::path& work_dir,
+                   std::size_t outputs_bytes, const std::vector<std::string>& launcher = {},
                    const std::optional<sandbox_policy>& sandbox = std::nullopt,
                    const std::vector<std::pair<std::string, std::string>>& environment = {});
     ~runner_process();

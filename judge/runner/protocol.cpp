@@ -86,6 +86,7 @@ void to_json(nlohmann::json& out, const timing_summary& t) {
            {"event_median_ms", t.event_median_ms},
            {"host_median_ms", t.host_median_ms},
            {"host_overhead_ms", t.host_overhead_ms},
+           {"solve_median_ms", t.solve_median_ms},
            {"host_clock", t.host_clock},
            {"blocking", t.blocking}};
 }
@@ -94,6 +95,7 @@ void from_json(const nlohmann::json& in, timing_summary& t) {
     in.at("event_median_ms").get_to(t.event_median_ms);
     in.at("host_median_ms").get_to(t.host_median_ms);
     in.at("host_overhead_ms").get_to(t.host_overhead_ms);
+    in.at("solve_median_ms").get_to(t.solve_median_ms);
     in.at("host_clock").get_to(t.host_clock);
     in.at("blocking").get_to(t.blocking);
 }

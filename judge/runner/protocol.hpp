@@ -33,28 +33,31 @@ enum class runner_backend { device, host };
 
 // ---- judge → runner ----
 
-struct hello_job {
-    std::string key;  // channel_key::hex()
-    runner_backend backend = runner_backend::device;
-    std::string problem_dir;
-};
-
 // How the runner starts Python for a .py submission (runner/python_host.hpp); an empty library: none.
 struct python_load {
     std::string library, home;
     std::vector<std::string> path;
     std::string cache_dir;
-    std::string shown;  // the learner's path of the file, for messages and tracebacks
+    std::string shown;            // the learner's path of the file, for messages and tracebacks
+    bool imports_triton = false;  // the file names triton: imported ahead too
 };
 
-// What to load: a submission ("solve") or a problem's reference ("reference"), a shared library or
-// (with `python`) a Python file. Before it, the device's memory ceiling is measured when asked: no
-// submission code is loaded yet.
+// With `python`, the runner starts the interpreter and imports torch (seconds) as it opens the
+// device, while the judge compiles and runs the references; the load job then finds them ready.
+struct hello_job {
+    std::string key;  // channel_key::hex()
+    runner_backend backend = runner_backend::device;
+    std::string problem_dir;
+    python_load python;
+};
+
+// What to load: a submission ("solve") or a problem's reference ("reference"), a shared library or,
+// in a runner started for Python (hello_job::python), a Python file. Before it, the device's memory ceiling is measured
+// when asked: no submission code is loaded yet.
 struct load_job {
     std::string library;
     std::string function = "solve";
     bool measure_peak = false;
-    python_load python;
 };
 
 struct test_job {
@@ -122,6 +125,7 @@ struct device_message {
 struct timing_summary {
     sample_stats stats;
     double event_median_ms = 0, host_median_ms = 0, host_overhead_ms = 0;
+    double solve_median_ms = 0;  // host time inside solve, less an empty call's
     bool host_clock = false, blocking = true;
 };
 
@@ -185,9 +189,9 @@ void from_json(const nlohmann::json& in, timing_summary& timing);
 void to_json(nlohmann::json& out, const test_result_message& message);
 void from_json(const nlohmann::json& in, test_result_message& message);
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(hello_job, key, backend, problem_dir)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(python_load, library, home, path, cache_dir, shown)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(load_job, library, function, measure_peak, python)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(python_load, library, home, path, cache_dir, shown, imports_triton)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(hello_job, key, backend, problem_dir, python)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(load_job, library, function, measure_peak)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(test_job, test, data)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(judge_job, tests, stop_at_failure, exact_buffers)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_data_job, data)

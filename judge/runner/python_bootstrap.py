@@ -22,8 +22,23 @@ class _Rejected(Exception):
     """Why the file cannot be called: a compile error for the learner."""
 
 
-def _set_path(path_json):
+def _import_ahead(names):
+    for name in names:
+        try:
+            __import__(name)
+        except BaseException:  # the load imports it again and reports what went wrong
+            return
+
+
+def _start(path_json, cache_dir, imports_json):
+    """Where Python finds modules and keeps its caches; then torch's import (seconds) begins on a
+    thread of its own while the runner opens the device. The load's own import waits for it."""
     sys.path[:] = json.loads(path_json)
+    if cache_dir:
+        sys.pycache_prefix = os.path.join(cache_dir, "pycache")
+        os.environ["TRITON_CACHE_DIR"] = os.path.join(cache_dir, "triton")
+    import threading
+    threading.Thread(target=_import_ahead, args=(json.loads(imports_json),), daemon=True).start()
     return "ok"
 
 
@@ -125,12 +140,9 @@ def _entry(solve, params, shown, on_device):
     return _ENTRY(call)
 
 
-def _load(source_path, shown, params_json, cache_dir, backend):
+def _load(source_path, shown, params_json, backend):
     """'ok <address>' of the entry, or 'rejected <why>'."""
     try:
-        if cache_dir:
-            sys.pycache_prefix = os.path.join(cache_dir, "pycache")
-            os.environ["TRITON_CACHE_DIR"] = os.path.join(cache_dir, "triton")
         sys.stdout.reconfigure(line_buffering=True)
         params = json.loads(params_json)
         try:

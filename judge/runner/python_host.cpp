@@ -65,10 +65,11 @@ std::string call_bootstrap(const python_api& api, const char* name, const std::v
     void* function = api.get_attr(api.add_module("__main__"), name);
     if (!function) throw std::runtime_error(fmt::format("the Python bootstrap has no {}", name));
     void* result = nullptr;
-    if (args.size() == 1) result = api.call_function(function, "s", args[0].c_str());
-    if (args.size() == 5)
-        result = api.call_function(function, "sssss", args[0].c_str(), args[1].c_str(), args[2].c_str(),
-                                   args[3].c_str(), args[4].c_str());
+    if (args.size() == 3)
+        result = api.call_function(function, "sss", args[0].c_str(), args[1].c_str(), args[2].c_str());
+    if (args.size() == 4)
+        result =
+            api.call_function(function, "ssss", args[0].c_str(), args[1].c_str(), args[2].c_str(), args[3].c_str());
     api.decref(function);
     if (!result) {
         api.print_error();
@@ -91,7 +92,7 @@ python_api& api() {
 
 }  // namespace
 
-python_host::python_host(const python_setup& setup) : cache_dir_(setup.cache_dir) {
+python_host::python_host(const python_setup& setup) : shown_(setup.shown) {
     // RTLD_GLOBAL: extension modules (torch's) find the interpreter's symbols in it.
     library_ = dlopen(setup.library.c_str(), RTLD_NOW | RTLD_GLOBAL);
     if (!library_) throw std::runtime_error(fmt::format("cannot load {}: {}", setup.library, dlerror()));
@@ -101,16 +102,17 @@ python_host::python_host(const python_setup& setup) : cache_dir_(setup.cache_dir
     setenv("PYTHONNOUSERSITE", "1", 1);
     api().initialize(0);  // 0: the runner keeps its own signal handling
     if (api().run_string(kPythonBootstrap, nullptr) != 0) throw std::runtime_error("the Python bootstrap did not run");
-    call_bootstrap(api(), "_set_path", {nlohmann::json(setup.path).dump()});
-    api().save_thread();  // the GIL is taken again by each call (ctypes) and each load
+    const nlohmann::json imports = setup.imports_triton ? nlohmann::json{"torch", "triton"} : nlohmann::json{"torch"};
+    call_bootstrap(api(), "_start", {nlohmann::json(setup.path).dump(), setup.cache_dir, imports.dump()});
+    api().save_thread();  // the GIL is taken again by the imports' thread, each call (ctypes) and the load
 }
 
-std::variant<python_entry, std::string> python_host::load(const std::string& file, const std::string& shown,
-                                                          const problem_spec& spec, const std::string& backend) {
+std::variant<python_entry, std::string> python_host::load(const std::string& file, const problem_spec& spec,
+                                                          const std::string& backend) {
     const int gil = api().gil_ensure();
     std::string answer;
     try {
-        answer = call_bootstrap(api(), "_load", {file, shown, params_json(spec).dump(), cache_dir_, backend});
+        answer = call_bootstrap(api(), "_load", {file, shown_, params_json(spec).dump(), backend});
     } catch (...) {
         api().gil_release(gil);
         throw;

@@ -165,6 +165,15 @@ std::vector<test_report> pending_reports(const problem_spec& spec, const std::ve
     return reports;
 }
 
+hello_job runner_session::hello_for(const problem_spec& spec, const runner_settings& settings) const {
+    hello_job hello{"", settings.backend, std::filesystem::absolute(spec.dir).string(), {}};
+    if (const auto& python = settings.python)
+        hello.python = {python->install.library, python->install.home,
+                        python->install.path,    (stage_ ? kSandboxPythonCache : work_.path() / "python").string(),
+                        python->shown.string(),  imports_triton(python->shown)};
+    return hello;
+}
+
 runner_session::runner_session(const problem_spec& spec, const runner_settings& settings)
     : spec_(spec),
       settings_(settings),
@@ -178,9 +187,9 @@ runner_session::runner_session(const problem_spec& spec, const runner_settings& 
         for (const char* part : {"lib", "out"}) std::filesystem::create_directory(stage_->path() / part);
         policy = runner_policy(settings, spec, stage_->path());
     }
-    process_ = std::make_unique<runner_process>(
-        settings.runner_exe, settings.backend, std::filesystem::absolute(spec.dir).string(), work_.path(),
-        largest_outputs_bytes(spec), settings.launcher, policy, runner_environment(settings));
+    process_ = std::make_unique<runner_process>(settings.runner_exe, hello_for(spec, settings), work_.path(),
+                                                largest_outputs_bytes(spec), settings.launcher, policy,
+                                                runner_environment(settings));
     if (settings.backend == runner_backend::host) device_read_ = true;
 }
 
@@ -321,11 +330,6 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
     if (stage_ && !library.empty()) {  // the one library, where the sandboxed runner sees it
         stage_file(library, stage_->path() / "lib" / library.filename());
         job.library = (kSandboxLibraries / library.filename()).string();
-    }
-    if (settings_.python && !library.empty()) {
-        const auto& python = *settings_.python;
-        job.python = {python.install.library, python.install.home, python.install.path,
-                      (stage_ ? kSandboxPythonCache : work_.path() / "python").string(), python.shown.string()};
     }
     bool loaded = false;
     std::optional<std::string> rejected;

@@ -124,6 +124,8 @@ public:
 private:
     struct job_end;
     struct call_checks;
+    // The runner's first line; for Python, the interpreter it starts ahead (stage_ and work_ set).
+    hello_job hello_for(const problem_spec& spec, const runner_settings& settings) const;
     bool judge_calls(const char* kind, const nlohmann::json& body, const expected_by_test& expected, bool stop,
                      progress_step::stage stage, double wall_limit_ms, int calls_per_test,
                      std::vector<test_report>& reports);
