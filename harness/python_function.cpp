@@ -15,7 +15,8 @@ std::optional<std::string> python_function::run(const std::vector<void*>& pointe
             values[i] = scalars.at(param.name);
     }
     std::string error(16384, '\0');
-    if (entry_(pointers.data(), counts.data(), values.data(), error.data(), error.size()) == 0) return std::nullopt;
+    if (entry_(pointers.data(), counts.data(), values.data(), replay_ ? 1 : 0, error.data(), error.size()) == 0)
+        return std::nullopt;
     error.resize(error.find('\0'));
     return error.empty() ? std::string("solve raised an exception") : error;
 }

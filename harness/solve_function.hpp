@@ -19,6 +19,9 @@ public:
     // Whether a call of each test's shapes must come before the judged one (a JIT that compiles on
     // the first call: that is compile time, not the call's).
     virtual bool compiles_on_first_call() const { return false; }
+    // Timed calls from here on (true) or judged ones. A function whose host code is slow beside its
+    // kernels (Python) may then replay what its first call on the same buffers launched.
+    virtual void set_timed(bool /*timed*/) {}
 };
 
 }  // namespace gpujudge

@@ -274,8 +274,10 @@ bool run_time_job(session& s, const time_job& job) {
         if (!item.data_sets.empty()) compile_first(s, item.test, item.data_sets.front().data);
         announcer listener(s.out, item.test);
         judge_sink judge = s.sink(item.test);
+        s.function->set_timed(true);
         const timed_result timed =
             run_timed(s.spec, s.space, *s.function, test, data_sets, job.settings, job.order_seed, listener, judge);
+        s.function->set_timed(false);
         s.out.send(message_of(event::result, test_result_message{item.test, timed.outcome.result, timed.outcome.message,
                                                                  0, summary_of(timed), timed.outcome.cause}));
         if (timed.outcome.context_lost) return false;
@@ -414,7 +416,7 @@ void serve(const hello_job& hello, control& in, channel& out) {
     // opened, so that the two overlap.
     std::optional<python_host> python;
     if (const python_load& p = hello.python; !p.library.empty())
-        python.emplace(python_setup{p.library, p.home, p.path, p.cache_dir, p.shown, p.imports_triton});
+        python.emplace(python_setup{p.library, p.home, p.path, p.cache_dir, p.bytecode, p.shown, p.imports_triton});
     auto space = open_space(hello.backend, out);
     if (!space) return;
     session s{load_problem(hello.problem_dir), *space, out, in, shared_outputs::attach(kOutputsFd), std::nullopt,

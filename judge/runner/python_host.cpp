@@ -103,7 +103,8 @@ python_host::python_host(const python_setup& setup) : shown_(setup.shown) {
     api().initialize(0);  // 0: the runner keeps its own signal handling
     if (api().run_string(kPythonBootstrap, nullptr) != 0) throw std::runtime_error("the Python bootstrap did not run");
     const nlohmann::json imports = setup.imports_triton ? nlohmann::json{"torch", "triton"} : nlohmann::json{"torch"};
-    call_bootstrap(api(), "_start", {nlohmann::json(setup.path).dump(), setup.cache_dir, imports.dump()});
+    call_bootstrap(api(), "_start",
+                   {nlohmann::json(setup.path).dump(), setup.cache_dir, setup.bytecode, imports.dump()});
     api().save_thread();  // the GIL is taken again by the imports' thread, each call (ctypes) and the load
 }
 

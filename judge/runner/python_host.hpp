@@ -17,7 +17,8 @@ struct python_setup {
     std::string library;            // libpython, a full path
     std::string home;               // sys.base_prefix: its standard library
     std::vector<std::string> path;  // sys.path, the virtual environment's site-packages included
-    std::string cache_dir;          // bytecode and Triton's kernels, this source's own (writable)
+    std::string cache_dir;          // Triton's kernels, this source's own (writable)
+    std::string bytecode;           // torch's and triton's bytecode, read-only; "": none
     std::string shown;              // the learner's path of the file, for messages and tracebacks
     bool imports_triton = false;    // the file names triton
 };

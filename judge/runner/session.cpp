@@ -6,6 +6,7 @@
 #include "process/sandbox.hpp"
 #include "runner/shared_outputs.hpp"
 #include "test_data.hpp"
+#include "toolkit/python_bytecode.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -83,6 +84,7 @@ void add_python(const runner_settings::python_runner& python, sandbox_policy& po
                                                std::filesystem::path(python.install.executable).parent_path(),
                                                std::filesystem::path(python.install.library).parent_path()};
     for (const auto& entry : python.install.path) folders.emplace_back(entry);
+    if (python.bytecode) folders.push_back(*python.bytecode);
     std::sort(folders.begin(), folders.end());
     folders.erase(std::unique(folders.begin(), folders.end()), folders.end());
     for (const auto& folder : folders)
@@ -167,10 +169,16 @@ std::vector<test_report> pending_reports(const problem_spec& spec, const std::ve
 
 hello_job runner_session::hello_for(const problem_spec& spec, const runner_settings& settings) const {
     hello_job hello{"", settings.backend, std::filesystem::absolute(spec.dir).string(), {}};
-    if (const auto& python = settings.python)
-        hello.python = {python->install.library, python->install.home,
-                        python->install.path,    (stage_ ? kSandboxPythonCache : work_.path() / "python").string(),
-                        python->shown.string(),  imports_triton(python->shown)};
+    if (const auto& python = settings.python) {
+        const python_install& install = python->install;
+        hello.python = {install.library,
+                        install.home,
+                        install.path,
+                        (stage_ ? kSandboxPythonCache : work_.path() / "python").string(),
+                        python->bytecode ? python->bytecode->string() : "",
+                        python->shown.string(),
+                        imports_triton(python->shown)};
+    }
     return hello;
 }
 
@@ -754,7 +762,10 @@ runner_settings runner_for(const runner_settings& base, const std::filesystem::p
     if (!is_python_source(source)) return base;
     require_python_for(source);
     runner_settings settings = base;
-    settings.python = runner_settings::python_runner{find_python(), source};  // named as the learner did
+    const python_install& python = find_python();
+    // The learner's path, as named: tracebacks show it.
+    settings.python = runner_settings::python_runner{
+        python, source, base.cache_dir.empty() ? std::nullopt : python_bytecode(python, base.cache_dir)};
     return settings;
 }
 

@@ -58,8 +58,10 @@ struct runner_settings {
     struct python_runner {
         python_install install;
         std::filesystem::path shown;
+        std::optional<std::filesystem::path> bytecode;  // toolkit/python_bytecode.hpp, bound read-only
     };
     std::optional<python_runner> python;
+    std::filesystem::path cache_dir;  // the judge's cache, where Python's bytecode is kept
 };
 
 // The variables a runner starts with over the judge's environment (see runner_settings::gpu).
