@@ -163,8 +163,10 @@ class _Replays:
                 finally:
                     graph.capture_end()
             return graph
-        except Exception:
+        except Exception as error:  # said once: the time then includes solve's host time
             self.capturable = False
+            print("gpujudge: solve could not be captured into a CUDA graph ({}: {}); timed calls call it as it "
+                  "is".format(type(error).__name__, error), file=sys.stderr)
             return None
 
 
