@@ -25,7 +25,7 @@ bench_report one_entry(bool host_clock, bool blocking) {
     report.problem = "reduction";
     report.device = device_message{"NVIDIA H100 80GB HBM3", "GPU-0", "sm_90", 132, 50 << 20, 80ll << 30};
     report.peak_gbps = 3070;
-    report.entries.push_back({"solutions/reduction/x.cu", false, false, {}, {f}});
+    report.entries.push_back({"solutions/reduction/x.cu", false, false, false, {}, {f}});
     report.entries.back().compile.ok = true;
     return report;
 }
@@ -106,4 +106,78 @@ TEST_CASE("the judge's clock refuses a median that leaves most of the cycle unti
     gpujudge::wall_clock_check(baseline, hidden);
     CHECK(hidden.figures.front().result == gpujudge::verdict::impossible_time);
     CHECK(hidden.figures.front().message.find("6200.0 µs per timed call") != std::string::npos);
+}
+
+namespace {
+
+// A report with the baseline, the PyTorch one-liner and one solution, at two sizes (the reference
+// points' figures in the other order, as figures kept by an earlier run may be).
+bench_report three_entries() {
+    const auto entry = [](const char* source, std::vector<std::pair<const char*, double>> medians) {
+        bench_entry e;
+        e.source = source;
+        e.compile.ok = true;
+        for (const auto& [test, median] : medians) {
+            bench_figures f;
+            f.test = test;
+            f.result = verdict::accepted;
+            f.median_us = median;
+            e.figures.push_back(f);
+        }
+        return e;
+    };
+    bench_report report;
+    report.problem = "reduction";
+    report.entries.push_back(entry("cub_baseline.cu", {{"N = 100M", 133}, {"N = 50M", 70}}));
+    report.entries.back().baseline = true;
+    report.entries.push_back(entry("pytorch.py", {{"N = 100M", 145}, {"N = 50M", 80}}));
+    report.entries.back().torch = true;
+    report.entries.back().cached = true;
+    report.entries.push_back(entry("mine.cu", {{"N = 50M", 40}, {"N = 100M", 131}}));
+    return report;
+}
+
+}  // namespace
+
+TEST_CASE("x torch is the one-liner's median over each entry's, size by size, beside x baseline", "[bench][torch]") {
+    bench_report report = three_entries();
+    add_speedups(report);
+    const bench_figures& small = report.entries.back().figures.at(0);
+    CHECK(small.speedup == Approx(70.0 / 40));
+    CHECK(small.speedup_torch == Approx(80.0 / 40));
+    CHECK(report.entries.back().figures.at(1).speedup_torch == Approx(145.0 / 131));
+    CHECK(report.entries.at(1).figures.at(0).speedup_torch == Approx(1));
+    const std::string text = bench_markdown(report);
+    CHECK(text.find(
+              "| solution | size | median µs | GB/s | GFLOP/s | % of peak | × baseline | × torch | samples | ±rse |\n"
+              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n") != std::string::npos);
+    CHECK(text.find("| pytorch.py (torch, kept) | N = 100M | 145.0 |") != std::string::npos);
+    CHECK(text.find("| mine.cu | N = 50M | 40.0 | 0 |  | 0.0 | 1.75 | 2.00 | 0 |") != std::string::npos);
+    CHECK(text.find("\n(torch, kept): the PyTorch one-liner's figures") != std::string::npos);
+    CHECK(text.find("(baseline, kept)") == std::string::npos);
+    SECTION("without the one-liner there is no such column") {
+        report.entries.erase(report.entries.begin() + 1);
+        for (auto& entry : report.entries)
+            for (auto& f : entry.figures) f.speedup_torch = 0;
+        add_speedups(report);
+        const std::string plain = bench_markdown(report);
+        CHECK(plain.find("× torch") == std::string::npos);
+        CHECK(plain.find("| mine.cu | N = 50M | 40.0 | 0 |  | 0.0 | 1.75 | 0 |") != std::string::npos);
+    }
+}
+
+TEST_CASE("x torch reaches the JSON, and figures kept before it read back with none", "[bench][torch]") {
+    bench_report report = three_entries();
+    add_speedups(report);
+    const nlohmann::json json = bench_json(report);
+    CHECK(json.at("entries").at(1).at("torch") == true);
+    CHECK(json.at("entries").at(2).at("torch") == false);
+    const nlohmann::json figure = json.at("entries").at(2).at("figures").at(0);
+    CHECK(figure.at("speedup_torch") == Approx(2));
+    const auto back = figure.get<bench_figures>();
+    CHECK(back.speedup_torch == Approx(2));
+    CHECK(back.speedup == Approx(1.75));
+    nlohmann::json earlier = figure;
+    earlier.erase("speedup_torch");
+    CHECK(earlier.get<bench_figures>().speedup_torch == 0);
 }

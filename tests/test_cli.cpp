@@ -1,5 +1,6 @@
 // The gpujudge program as a user runs it: exit codes and messages.
 #include "base/exit_codes.hpp"
+#include "base/temp_dir.hpp"
 #include "process/child_process.hpp"
 
 #include <catch2/catch.hpp>
@@ -126,6 +127,25 @@ TEST_CASE("a timed run that fails decides the verdict, the JSON and the exit cod
     CHECK(result.exit.code == exit_wrong_answer);
     CHECK(json.at("reason").get<std::string>().rfind("timed run on 'N = 100000': timed run ", 0) == 0);
     for (const auto& test : json.at("tests")) CHECK(test.at("verdict") == "accepted");
+}
+
+TEST_CASE("without a Python that has torch, submit leaves out x torch and fails nothing", "[cli][torch]") {
+    const temp_dir home("no-torch-home");
+    std::filesystem::create_directories(home.path() / "problems");
+    std::filesystem::copy(kFixtures + "/problems/tiny_sum", home.path() / "problems" / "tiny_sum");
+    std::filesystem::create_directories(home.path() / "solutions" / "tiny_sum");
+    std::ofstream(home.path() / "solutions" / "tiny_sum" / "pytorch.py")
+        << "import torch\n\n\ndef solve(input: torch.Tensor, output: torch.Tensor, N: int):\n"
+        << "    output.copy_(input[:N].sum().unsqueeze(0))\n";
+    const auto result = run_command(
+        {"/usr/bin/env", "GPUJUDGE_PYTHON=/nonexistent/python3", "GPUJUDGE_DATA_DIR=" + home.path().string(),
+         GPUJUDGE_BIN_DIR "/gpujudge", "-v", "--color", "never", "--home", home.path().string(), "--backend", "host",
+         "submit", "tiny_sum", kFixtures + "/host_solutions/correct.cpp"},
+        std::chrono::seconds(300));
+    CHECK(result.exit.code == exit_accepted);
+    CHECK(contains(result.output, "| correct.cpp | N = 100000 |"));
+    CHECK_FALSE(contains(result.output, "| × torch |"));
+    CHECK(contains(result.output, "no × torch column: /nonexistent/python3 has no torch"));  // said with -v alone
 }
 
 TEST_CASE("validate refuses a malformed problem.yaml with its line", "[cli]") {

@@ -1,40 +1,87 @@
 #include "bench/report.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 namespace gpujudge {
 
+namespace {
+
+std::string row(const std::vector<std::string>& cells) {
+    return fmt::format("| {} |\n", fmt::join(cells, " | "));
+}
+
+std::string rule(const std::vector<std::string>& cells) {
+    return fmt::format("|{}|\n", fmt::join(cells, "|"));
+}
+
+std::string entry_name(const bench_entry& entry) {
+    const std::string kept = entry.cached ? ", kept" : "";
+    const std::string role = entry.baseline ? " (baseline" + kept + ")" : entry.torch ? " (torch" + kept + ")" : "";
+    return entry.source.filename().string() + role;
+}
+
+constexpr std::size_t kTorchColumn = 7;  // "× torch", beside "× baseline"
+
+// A row's cells, less × torch's where the table has no such column.
+std::vector<std::string> shown(std::vector<std::string> cells, bool torch) {
+    if (!torch) cells.erase(cells.begin() + kTorchColumn);
+    return cells;
+}
+
+std::string speedup_text(double speedup) {
+    return speedup > 0 ? fmt::format("{:.2f}", speedup) : "";
+}
+
+}  // namespace
+
 std::string bench_markdown(const bench_report& report) {
+    // × torch where the report has the PyTorch one-liner to compare with.
+    const bool torch =
+        std::any_of(report.entries.begin(), report.entries.end(), [](const bench_entry& e) { return e.torch; });
+    const std::vector<std::string> header{"solution",  "size",       "median µs", "GB/s",    "GFLOP/s",
+                                          "% of peak", "× baseline", "× torch",   "samples", "±rse"};
+    const std::vector<std::string> alignment{
+        "---", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"};
+    const auto cells = [&](std::vector<std::string> all) { return row(shown(std::move(all), torch)); };
     std::string text = fmt::format("### {} on {} (measured peak {:.0f} GB/s)\n\n", report.problem,
                                    report.device ? report.device->name : "?", report.peak_gbps);
-    text += "| solution | size | median µs | GB/s | GFLOP/s | % of peak | × baseline | samples | ±rse |\n";
-    text += "|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
-    bool any_host_clock = false, any_unblocked = false, any_cached = false;
+    text += cells(header) + rule(shown(alignment, torch));
+    bool any_host_clock = false, any_unblocked = false, baseline_kept = false, torch_kept = false;
     for (const auto& entry : report.entries) {
-        const std::string name = entry.source.filename().string() +
-                                 (entry.baseline ? (entry.cached ? " (baseline, kept)" : " (baseline)") : "");
-        any_cached |= entry.cached;
+        const std::string name = entry_name(entry);
+        baseline_kept |= entry.baseline && entry.cached;
+        torch_kept |= entry.torch && entry.cached;
         if (!entry.compile.ok) {
-            text += fmt::format("| {} | | compile_error | | | | | | |\n", name);
+            text += cells({name, "", "compile_error", "", "", "", "", "", "", ""});
             continue;
         }
         for (const auto& f : entry.figures) {
             if (f.result != verdict::accepted) {
-                text += fmt::format("| {} | {} | {} | | | | | | |\n", name, f.test, to_string(f.result));
+                text += cells({name, f.test, to_string(f.result), "", "", "", "", "", "", ""});
                 continue;
             }
-            text += fmt::format("| {} | {} | {:.1f}{}{} | {:.0f} | {} | {:.1f} | {} | {} | {:.2f}% |\n", name, f.test,
-                                f.median_us, f.host_clock ? " (host clock)" : "", f.blocking ? "" : " (synchronises)",
-                                f.gbps, f.gflops > 0 ? fmt::format("{:.1f}", f.gflops) : "", f.percent_of_peak,
-                                f.speedup > 0 ? fmt::format("{:.2f}", f.speedup) : "", f.samples, 100 * f.rse);
+            text +=
+                cells({name, f.test,
+                       fmt::format("{:.1f}{}{}", f.median_us, f.host_clock ? " (host clock)" : "",
+                                   f.blocking ? "" : " (synchronises)"),
+                       fmt::format("{:.0f}", f.gbps), f.gflops > 0 ? fmt::format("{:.1f}", f.gflops) : "",
+                       fmt::format("{:.1f}", f.percent_of_peak), speedup_text(f.speedup), speedup_text(f.speedup_torch),
+                       std::to_string(f.samples), fmt::format("{:.2f}%", 100 * f.rse)});
             any_host_clock |= f.host_clock;
             any_unblocked |= !f.blocking;
         }
     }
-    if (any_cached)
+    if (baseline_kept)
         text +=
             "\n(baseline, kept): the baseline's figures from an earlier run on this device, with the same "
             "baseline, judge and problem.\n";
+    if (torch_kept)
+        text +=
+            "\n(torch, kept): the PyTorch one-liner's figures from an earlier run on this device, with the same "
+            "one-liner, torch version, judge and problem.\n";
     if (any_unblocked)
         text +=
             "\n(synchronises): solve synchronised, took longer on the host than its kernels ran, or hid work "
@@ -52,6 +99,7 @@ nlohmann::json bench_json(const bench_report& report) {
     for (const auto& entry : report.entries)
         entries.push_back({{"source", entry.source.string()},
                            {"baseline", entry.baseline},
+                           {"torch", entry.torch},
                            {"cached", entry.cached},
                            {"compiled", entry.compile.ok},
                            {"figures", entry.figures}});

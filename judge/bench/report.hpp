@@ -9,7 +9,8 @@
 
 namespace gpujudge {
 
-// The markdown table: solution × size with median µs, GB/s, GFLOP/s, % of peak and × baseline.
+// The markdown table: solution × size with median µs, GB/s, GFLOP/s, % of peak, × baseline and, where
+// the report has the PyTorch one-liner, × torch.
 std::string bench_markdown(const bench_report& report);
 nlohmann::json bench_json(const bench_report& report);
 

@@ -2,6 +2,7 @@
 
 #include "base/content_hash.hpp"
 #include "base/problem_error.hpp"
+#include "base/user_errors.hpp"
 #include "catalog/catalog.hpp"
 #include "references/context.hpp"
 #include "references/timed_data.hpp"
@@ -32,12 +33,60 @@ void refuse_below_floor(bench_figures& f, double bytes, double peak_gbps) {
         f.median_us, bytes, floor_us, peak_gbps, 100 * kFloorMargin);
 }
 
-// The key under which a baseline's figures stay valid: device, baseline library, runner, problem. The
-// device by its UUID, as the ceiling (bench/device_probe.hpp): each GPU times its own baseline.
-std::string baseline_key(const problem_spec& spec, const judge_context& context, const device_message& device,
-                         const std::filesystem::path& library) {
-    return content_hash({device.uuid, library.filename().string(), file_hash(context.runner.runner_exe),
-                         file_hash(spec.dir / "problem.yaml")});
+// The key under which a reference point's figures stay valid: device, its library, runner, problem,
+// and what else it depends on (`more`: the torch version for the PyTorch one-liner). The device by
+// its UUID, as the ceiling (bench/device_probe.hpp): each GPU times its own reference points.
+std::string reference_key(const problem_spec& spec, const judge_context& context, const std::string& device_uuid,
+                          const std::filesystem::path& library, const std::vector<std::string>& more = {}) {
+    std::vector<std::string> parts{device_uuid, library.filename().string(), file_hash(context.runner.runner_exe),
+                                   file_hash(spec.dir / "problem.yaml")};
+    parts.insert(parts.end(), more.begin(), more.end());
+    return content_hash(parts);
+}
+
+// The figures an earlier run kept under `key`, into `entry`; whether there were any.
+bool take_kept(const history* results, const std::string& key, bench_entry& entry) {
+    const auto kept = results ? results->baseline_figures(key) : std::nullopt;
+    if (!kept) return false;
+    entry.figures = nlohmann::json::parse(*kept).get<std::vector<bench_figures>>();
+    entry.cached = true;
+    return true;
+}
+
+// Keeps a reference point's figures under `key` when every timed run of it passed.
+void keep_figures(history* results, const std::string& key, const bench_entry& entry) {
+    if (results && !deciding_run(entry)) results->save_baseline_figures(key, nlohmann::json(entry.figures).dump());
+}
+
+// The runner for the PyTorch one-liner; none, said only with -v, when no Python has torch.
+std::optional<runner_settings> torch_runner(const judge_context& context, const std::filesystem::path& source) {
+    try {
+        return runner_for(context.runner, source);
+    } catch (const environment_error& missing) {
+        spdlog::debug("no × torch column: {}", missing.what());
+        return std::nullopt;
+    }
+}
+
+// No × torch column, and the warning that says why: the one-liner itself failed.
+std::optional<bench_entry> without_torch(const std::filesystem::path& source, std::string why) {
+    while (!why.empty() && why.back() == '\n') why.pop_back();
+    spdlog::warn("{}: the PyTorch one-liner failed, so there is no × torch column: {}", source.string(), why);
+    return std::nullopt;
+}
+
+// Times the one-liner (loaded in a runner of its own) on the plan; why it cannot be a reference, if so.
+std::optional<std::string> time_torch(const problem_spec& spec, const plan_source& plan, const runner_settings& runner,
+                                      double peak_gbps, judge_context& context, bench_entry& entry) {
+    return context.timings.measure("torch one-liner", [&]() -> std::optional<std::string> {
+        runner_session session(spec, runner);
+        if (auto failure = load_solution(session, entry.compile)) return failure;
+        if (!entry.compile.ok) return entry.compile.diagnostics;
+        entry.figures = time_loaded(session, spec, plan(), peak_gbps);
+        if (const bench_figures* failed = deciding_run(entry))
+            return fmt::format("timed run on '{}': {}: {}", failed->test, to_string(failed->result), failed->message);
+        return std::nullopt;
+    });
 }
 
 }  // namespace
@@ -113,22 +162,42 @@ std::optional<bench_entry> baseline_entry(const problem_spec& spec, const plan_s
     entry.baseline = true;
     entry.compile = compile_solution(spec, *source, context.compiler);
     if (!entry.compile.ok) return entry;
-    const std::string key = baseline_key(spec, context, device, entry.compile.library);
-    if (results) {
-        if (auto cached = results->baseline_figures(key)) {
-            entry.figures = nlohmann::json::parse(*cached).get<std::vector<bench_figures>>();
-            entry.cached = true;
-            return entry;
-        }
-    }
+    const std::string key = reference_key(spec, context, device.uuid, entry.compile.library);
+    if (take_kept(results, key, entry)) return entry;
     entry.figures = context.timings.measure("baseline", [&] {
         runner_session session(spec, context.runner);
         if (auto failure = session.load(entry.compile.library, "solve"))
             throw problem_error(fmt::format("{}: {}", source->string(), *failure));
         return time_loaded(session, spec, plan(), peak_gbps);
     });
-    const bool all_passed = !deciding_run(entry);
-    if (results && all_passed) results->save_baseline_figures(key, nlohmann::json(entry.figures).dump());
+    keep_figures(results, key, entry);
+    return entry;
+}
+
+std::optional<std::filesystem::path> torch_source(const std::filesystem::path& home, const std::string& slug) {
+    const std::filesystem::path source = home / "solutions" / slug / "pytorch.py";
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(source, error)) return std::nullopt;
+    return source;
+}
+
+std::optional<bench_entry> torch_entry(const problem_spec& spec, const plan_source& plan, judge_context& context,
+                                       history* results, const std::string& device_uuid, double peak_gbps) {
+    const auto source = torch_source(context.home, spec.slug);
+    if (!source) return std::nullopt;
+    const auto runner = torch_runner(context, *source);
+    if (!runner) return std::nullopt;
+    bench_entry entry;
+    entry.source = *source;
+    entry.torch = true;
+    entry.compile = compile_solution(spec, *source, context.compiler);  // a copy into the cache
+    if (!entry.compile.ok) return without_torch(*source, entry.compile.diagnostics);
+    const std::string key =
+        reference_key(spec, context, device_uuid, entry.compile.library, {"torch " + runner->python->install.torch});
+    if (take_kept(results, key, entry)) return entry;
+    if (auto failure = time_torch(spec, plan, *runner, peak_gbps, context, entry))
+        return without_torch(*source, *failure);
+    keep_figures(results, key, entry);
     return entry;
 }
 
@@ -154,14 +223,26 @@ void wall_clock_check(const bench_entry& baseline, bench_entry& submission) {
     }
 }
 
-void add_speedups(bench_report& report) {
-    if (report.entries.empty() || !report.entries.front().baseline) return;
-    const bench_entry& base = report.entries.front();
+namespace {
+
+// Each entry's `speedup`, size by size: the reference's median over the entry's.
+void speedups_against(bench_report& report, const bench_entry& reference, double bench_figures::*speedup) {
     for (auto& entry : report.entries)
-        for (std::size_t t = 0; t < entry.figures.size() && t < base.figures.size(); ++t) {
-            bench_figures& f = entry.figures[t];
-            if (f.median_us > 0 && base.figures[t].median_us > 0) f.speedup = base.figures[t].median_us / f.median_us;
+        for (bench_figures& f : entry.figures) {
+            const auto same = std::find_if(reference.figures.begin(), reference.figures.end(),
+                                           [&](const bench_figures& r) { return r.test == f.test; });
+            if (same != reference.figures.end() && same->median_us > 0 && f.median_us > 0)
+                f.*speedup = same->median_us / f.median_us;
         }
+}
+
+}  // namespace
+
+void add_speedups(bench_report& report) {
+    for (const bench_entry& entry : report.entries) {
+        if (entry.baseline) speedups_against(report, entry, &bench_figures::speedup);
+        if (entry.torch) speedups_against(report, entry, &bench_figures::speedup_torch);
+    }
 }
 
 const bench_figures* deciding_run(const bench_entry& entry) {
@@ -190,6 +271,7 @@ void to_json(nlohmann::json& out, const bench_figures& f) {
            {"gflops", f.gflops},
            {"percent_of_peak", f.percent_of_peak},
            {"speedup", f.speedup},
+           {"speedup_torch", f.speedup_torch},
            {"cycle_us", f.cycle_us}};
 }
 
@@ -213,7 +295,8 @@ void from_json(const nlohmann::json& in, bench_figures& f) {
     f.gflops = in.value("gflops", 0.0);  // baseline figures kept before the column existed have none
     in.at("percent_of_peak").get_to(f.percent_of_peak);
     in.at("speedup").get_to(f.speedup);
-    f.cycle_us = in.value("cycle_us", 0.0);  // kept before the judge's clock was read: no check against them
+    f.speedup_torch = in.value("speedup_torch", 0.0);  // kept before the PyTorch one-liner was a reference
+    f.cycle_us = in.value("cycle_us", 0.0);            // kept before the judge's clock was read: no check against them
 }
 
 }  // namespace gpujudge

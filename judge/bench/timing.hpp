@@ -1,7 +1,8 @@
 #pragma once
 // Timing solutions on a problem's benchmark tests, with the derived figures: GB/s, GFLOP/s, % of the
-// device's measured ceiling, speedup against the problem's baseline, and the physical floor: a
-// time below what moving the problem's bytes at the ceiling takes is refused, never reported.
+// device's measured ceiling, speedups against the problem's two reference points (its library
+// baseline and its PyTorch one-liner), and the physical floor: a time below what moving the
+// problem's bytes at the ceiling takes is refused, never reported.
 #include "compile/compiler.hpp"
 #include "history/database.hpp"
 #include "references/outputs.hpp"
@@ -38,14 +39,16 @@ struct bench_figures {
     double gbps = 0;
     double gflops = 0;  // from the problem's metrics.flops; 0 when it gives none
     double percent_of_peak = 0;
-    double speedup = 0;   // baseline median / this median; 0 when there is no baseline
+    double speedup = 0;        // baseline median / this median; 0 when there is no baseline
+    double speedup_torch = 0;  // the PyTorch one-liner's median / this median; 0 when there is none
     double cycle_us = 0;  // the runner's median share of a call's cycle on the judge's clock (see wall_clock_check)
 };
 
 struct bench_entry {
     std::filesystem::path source;
     bool baseline = false;
-    bool cached = false;  // the baseline's figures from an earlier run on this device
+    bool torch = false;   // the problem's PyTorch one-liner (solutions/<slug>/pytorch.py), what × torch is against
+    bool cached = false;  // a reference point's figures from an earlier run on this device
     compile_result compile;
     std::vector<bench_figures> figures;  // one per benchmark test
 };
@@ -55,7 +58,7 @@ struct bench_report {
     std::optional<device_message> device;
     std::optional<std::string> no_device;
     double peak_gbps = 0;
-    std::vector<bench_entry> entries;  // the baseline first, when there is one
+    std::vector<bench_entry> entries;  // the baseline first, then the PyTorch one-liner, when they are there
 };
 
 // What every timed library of one run is timed on: the same secret data sets and call order.
@@ -81,6 +84,17 @@ using plan_source = std::function<const timed_plan&()>;
 std::optional<bench_entry> baseline_entry(const problem_spec& spec, const plan_source& plan, judge_context& context,
                                           history* results, const device_message& device, double peak_gbps);
 
+// The problem's PyTorch one-liner's figures, the second reference point (× torch), kept and timed as
+// the baseline's are, with the torch version of the Python found in the key: a new torch, new
+// figures. `device_uuid`: the device's, "host" on the host backend. None, and nothing fails, when the
+// problem has no solutions/<slug>/pytorch.py or no Python has torch; none with a warning saying why
+// when the one-liner does not load or a timed run of it fails.
+std::optional<bench_entry> torch_entry(const problem_spec& spec, const plan_source& plan, judge_context& context,
+                                       history* results, const std::string& device_uuid, double peak_gbps);
+
+// The problem's PyTorch one-liner, when it has one.
+std::optional<std::filesystem::path> torch_source(const std::filesystem::path& home, const std::string& slug);
+
 // The judge's own clock against a submission's reported medians. A timed call's cycle (load,
 // call, checks, shipping the outputs), seen from the judge, holds the call and the harness's work
 // around it; the baseline's run on the same test, timed before the submission ran, tells the
@@ -89,7 +103,8 @@ std::optional<bench_entry> baseline_entry(const problem_spec& spec, const plan_s
 // outputs computed apart from the timed call): impossible_time.
 void wall_clock_check(const bench_entry& baseline, bench_entry& submission);
 
-// Speedups of every entry against the baseline entry (the first, when it is one).
+// Speedups of every entry, size by size, against the baseline entry (× baseline) and the PyTorch
+// one-liner's (× torch), where the report has them.
 void add_speedups(bench_report& report);
 
 // The first of an entry's timed tests that did not pass, if any.

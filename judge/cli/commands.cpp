@@ -11,6 +11,12 @@ problem_spec load_named_problem(const cli_context& context, const std::string& n
     return load_problem(resolve_problem(context.judge.home, name));
 }
 
+void add_no_torch_flag(CLI::App& command, bool& no_torch) {
+    command.add_flag("--no-torch", no_torch,
+                     "Leave out the × torch column: the problem's PyTorch one-liner is not timed (its first timing on "
+                     "a device starts Python and imports torch)");
+}
+
 void require_source_file(const std::string& path) {
     std::error_code error;
     const auto status = std::filesystem::status(path, error);

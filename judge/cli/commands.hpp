@@ -53,6 +53,9 @@ void add_judge_arguments(CLI::App& command, judge_request& request);
 int judge_and_report(cli_context& context, const judge_request& request,
                      const std::function<judge_options(const problem_spec&)>& options_for);
 
+// --no-torch, which `submit` and `bench` take: no × torch column, so no Python runner to start.
+void add_no_torch_flag(CLI::App& command, bool& no_torch);
+
 // Loads a problem named by slug or folder; throws usage_error for an unknown one, spec_error for a
 // refused problem.yaml. Errors reach main, which maps them to exit codes (user_errors.hpp).
 problem_spec load_named_problem(const cli_context& context, const std::string& name);

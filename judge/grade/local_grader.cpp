@@ -187,6 +187,7 @@ grade_row judged_row(const compiled_job& item, const worker_setup& setup, judge_
         judge_options options = submit_options(spec, {}, setup.settings.timed);
         options.keep_attempt = false;  // a student's attempt is not the grader's
         options.origin = "grade";
+        options.with_torch = false;  // the gradebook has × baseline alone: no Python runner per problem
         const judgement result = judge_submission(spec, job.entry.path, options, context);
         busy_s += since(start);
         grade_row row = row_of(job, spec, result, host);

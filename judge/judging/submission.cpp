@@ -1,9 +1,11 @@
 #include "judging/submission.hpp"
 
 #include "base/content_hash.hpp"
+#include "base/user_errors.hpp"
 #include "bench/device_probe.hpp"
 #include "judging/wrong_answer_causes.hpp"
 #include "references/timed_data.hpp"
+#include "toolkit/python_probe.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -49,22 +51,52 @@ expected_by_test expected_outputs_for(const problem_spec& spec, const std::vecto
     return expected;
 }
 
-// The baseline's figures, fixed before any code of the submission is loaded: work it leaves running
-// (a thread, a kernel on a stream of its own) could otherwise slow a baseline timed beside it.
-std::optional<bench_entry> fixed_baseline(const problem_spec& spec, const judge_options& options,
-                                          const std::shared_future<timed_plan>& plan, double peak_gbps,
-                                          judge_context& context, const judgement& result) {
-    if (!options.with_baseline || !result.device || !plan.valid()) return std::nullopt;
+// The reference points' figures (the baseline and the PyTorch one-liner), fixed before any code of the
+// submission is loaded: work it leaves running (a thread, a kernel on a stream of its own) could
+// otherwise slow a reference timed beside it. The baseline needs a device; the one-liner runs on
+// the host backend too.
+struct reference_points {
+    std::optional<bench_entry> baseline, torch;
+};
+
+// Whether the timed runs are compared with the PyTorch one-liner, where the problem has one.
+bool wants_torch(const judge_options& options) {
+    return options.timed && options.with_baseline && options.with_torch;
+}
+
+// The Python the one-liner runs in, found (0.1 to 0.3 s) beside the compiler and the references
+// rather than after them; torch_entry then finds it found. Nothing when the one-liner is not wanted.
+std::future<void> find_python_ahead(const problem_spec& spec, const judge_options& options,
+                                    const judge_context& context) {
+    if (!wants_torch(options) || !torch_source(context.home, spec.slug)) return {};
+    return std::async(std::launch::async, [] {
+        try {
+            find_python();
+        } catch (const environment_error&) {  // said, if wanted, where the column is left out
+        }
+    });
+}
+
+reference_points fixed_references(const problem_spec& spec, const judge_options& options,
+                                  const std::shared_future<timed_plan>& plan, double peak_gbps, judge_context& context,
+                                  const judgement& result) {
+    if (!options.with_baseline || !plan.valid()) return {};
     const plan_source chosen = [&]() -> const timed_plan& {
         context.timings.measure("waiting for timed data", [&] { plan.wait(); });
         return plan.get();
     };
-    return baseline_entry(spec, chosen, context, context.results, *result.device, peak_gbps);
+    reference_points points;
+    if (result.device)
+        points.baseline = baseline_entry(spec, chosen, context, context.results, *result.device, peak_gbps);
+    if (wants_torch(options))
+        points.torch = torch_entry(spec, chosen, context, context.results, result.device ? result.device->uuid : "host",
+                                   peak_gbps);
+    return points;
 }
 
-// Times the loaded submission on the baseline's secret data sets, against the baseline's figures.
+// Times the loaded submission on the reference points' secret data sets, against their figures.
 bench_report time_submission(const problem_spec& spec, const std::filesystem::path& source, runner_session& session,
-                             const timed_plan& plan, double peak_gbps, std::optional<bench_entry> base,
+                             const timed_plan& plan, double peak_gbps, reference_points references,
                              judge_context& context, const judgement& result) {
     bench_report report;
     report.problem = spec.slug;
@@ -74,8 +106,10 @@ bench_report time_submission(const problem_spec& spec, const std::filesystem::pa
     mine.source = source;
     mine.compile = result.compile;
     mine.figures = context.timings.measure("timed runs", [&] { return time_loaded(session, spec, plan, peak_gbps); });
-    if (base) wall_clock_check(*base, mine);
-    if (base && !deciding_run(mine)) report.entries.push_back(std::move(*base));
+    if (references.baseline) wall_clock_check(*references.baseline, mine);
+    if (!deciding_run(mine))
+        for (auto* point : {&references.baseline, &references.torch})
+            if (*point) report.entries.push_back(std::move(**point));
     report.entries.push_back(std::move(mine));
     add_speedups(report);
     return report;
@@ -86,7 +120,7 @@ void record_timed(const problem_spec& spec, const bench_report& report, const ju
     const std::string device_name = report.device ? report.device->name : "host";
     const std::string device_uuid = report.device ? report.device->uuid : "host";
     for (const auto& entry : report.entries) {
-        if (entry.cached) continue;
+        if (entry.cached || entry.torch) continue;  // the one-liner's figures are kept as a reference point's only
         for (const auto& f : entry.figures)
             if (f.result == verdict::accepted)
                 context.results->record({spec.slug, entry.source.string(), options.origin, entry.baseline, device_name,
@@ -244,6 +278,7 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
     // The runner opens the device while the references and the compiler run.
     runner_session session(spec, runner_for(context.runner, source));
     session.report_progress(context.progress);
+    const std::future<void> python = find_python_ahead(spec, options, context);
     const auto reference = timings.measure("reference build", [&] { return build_reference(spec, context); });
     reference_outputs references(spec, reference, context.compiler.cache_dir, context.runner);
     std::shared_future<std::vector<std::filesystem::path>> expected = std::async(std::launch::async, [&] {
@@ -263,7 +298,7 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
         return result;
     }
     const std::optional<double> peak = device_ceiling(session, result.device, context);
-    std::optional<bench_entry> base = fixed_baseline(spec, options, plan, peak.value_or(0), context, result);
+    reference_points points = fixed_references(spec, options, plan, peak.value_or(0), context, result);
     if (timings.measure("load", [&] { return load_submission(session, result); })) {
         timings.measure("judged calls", [&] { run_tests(spec, options, expected_outputs, session, result); });
         find_cause(spec, reference, references, session.wrong_outputs(), context, result);
@@ -271,7 +306,7 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
             timings.measure("waiting for timed data", [&] { plan.wait(); });
             const timed_plan& chosen = plan.get();
             result.bench =
-                time_submission(spec, source, session, chosen, peak.value_or(0), std::move(base), context, result);
+                time_submission(spec, source, session, chosen, peak.value_or(0), std::move(points), context, result);
         }
     }
     for (auto& test : result.tests)
@@ -298,7 +333,7 @@ std::size_t judgement::passed() const {
 const bench_entry* submission_entry(const judgement& result) {
     if (!result.bench) return nullptr;
     for (const auto& entry : result.bench->entries)
-        if (!entry.baseline) return &entry;
+        if (!entry.baseline && !entry.torch) return &entry;
     return nullptr;
 }
 

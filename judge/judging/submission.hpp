@@ -22,7 +22,8 @@ struct judge_options {
     std::vector<int> tests;        // positions in spec.tests
     bool timed = true;             // once every test passes, time the benchmarks...
     std::vector<int> timed_tests;  // ...these (positions in spec.tests); empty: every benchmark
-    bool with_baseline = true;
+    bool with_baseline = true;     // the reference points, both: the baseline (× baseline) and...
+    bool with_torch = true;        // ...the PyTorch one-liner (× torch), which this alone leaves out
     timed_settings timing;
     std::string origin = "submit";  // recorded in the history
     bool keep_attempt = false;      // a learner's run or submit: kept in the history's attempts
@@ -36,7 +37,7 @@ struct judgement {
     std::optional<device_message> device;
     std::optional<std::string> no_device;
     std::vector<test_report> tests;
-    std::optional<bench_report> bench;  // timed runs: the baseline's entry first, then the submission's
+    std::optional<bench_report> bench;  // timed runs: the reference points' entries first, then the submission's
     std::string program_output;
     verdict overall = verdict::accepted;  // see decide()
     std::string reason;                   // why, in one line, when not accepted
@@ -55,7 +56,7 @@ judgement judge_submission(const problem_spec& spec, const std::filesystem::path
 // The one decision: compile, device, the first failed test, then the first failed timed run.
 void decide(judgement& result);
 
-// The submission's own timed entry (not the baseline's), if it was timed.
+// The submission's own timed entry (not a reference point's), if it was timed.
 const bench_entry* submission_entry(const judgement& result);
 
 }  // namespace gpujudge

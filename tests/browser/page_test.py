@@ -4,7 +4,8 @@ python3-selenium): open the list, open a problem, type a solution, click Run and
 type a compile error and see its line marked; reload and find the draft; ask for the profile
 report and see it; then, on the host backend
 (C++ fakes judged without a GPU), Submit a correct and Run a wrong solution and see the tests and
-the timing table; grade a small class and see its Leaderboard. Without a GPU the Run on the device
+the timing table; grade a small class and see its Leaderboard; beside a PyTorch one-liner (where
+this Python has torch), see × torch next to × baseline. Without a GPU the Run on the device
 ends in no_device with the file compiled.
 
   page_test.py GPUJUDGE SOURCE_DIR [--screenshots DIR]
@@ -14,6 +15,7 @@ leaderboard.png
 (the README's pictures). Fails, saying what is missing, without chromium or selenium.
 """
 import argparse
+import importlib.util
 import os
 import re
 import shutil
@@ -196,6 +198,38 @@ def host_flow(page, url, fixtures):
     check("tiny_sum" in page.find("#bests").text, "History lists the attempts and the personal best")
 
 
+def torch_flow(page, gpujudge, fixtures, work):
+    """× torch beside × baseline: tiny_sum with a PyTorch one-liner, on the host backend (CPU torch)."""
+    if importlib.util.find_spec("torch") is None:  # the judge finds this Python's torch, if it has one
+        print("skipped: the × torch column (this Python has no torch)")
+        return
+    home = os.path.join(work, "torch-home")
+    shutil.copytree(os.path.join(fixtures, "problems", "tiny_sum"), os.path.join(home, "problems", "tiny_sum"))
+    os.makedirs(os.path.join(home, "solutions", "tiny_sum"))
+    with open(os.path.join(home, "solutions", "tiny_sum", "pytorch.py"), "w", encoding="utf-8") as one_liner:
+        one_liner.write("import torch\n\n\ndef solve(input: torch.Tensor, output: torch.Tensor, N: int):\n"
+                        "    output.copy_(input[:N].to(torch.float64).sum().to(torch.float32).unsqueeze(0))\n")
+    server = Server(gpujudge, ["--home", home, "--backend", "host"], os.path.join(work, "torch-data"))
+    try:
+        page.driver.get(server.url + "#/problems/tiny_sum")
+        page.wait(lambda d: d.find_element(By.ID, "problem-title").text == "Tiny Sum")
+        with open(os.path.join(fixtures, "host_solutions", "correct.cpp"), encoding="utf-8") as file:
+            page.type_source(file.read().replace("\n    ", "\n"))
+        check(page.judge("submit") == "accepted", "Submit beside a PyTorch one-liner is accepted")
+        table = page.find("#timing")
+        headings = [th.text for th in table.find_elements(By.CSS_SELECTOR, "thead th")]
+        column = headings.index("× torch")
+        check(column == headings.index("× baseline") + 1, f"× torch is beside × baseline ({headings})")
+        cells = [[td.text for td in row.find_elements(By.CSS_SELECTOR, "td")]
+                 for row in table.find_elements(By.CSS_SELECTOR, "tbody tr")]
+        rows = {row[0]: row for row in cells}
+        check(rows["torch"][column] == "1.00×", f"the one-liner's own row reads 1.00× ({rows})")
+        check(re.fullmatch(r"\d+\.\d\d×", rows["yours"][column]) is not None,
+              f"and yours the one-liner's median over yours ({rows})")
+    finally:
+        server.stop()
+
+
 def grade_class(gpujudge, fixtures, work, data_dir):
     """A class of three on the host backend: two accepted (ranked by time), one wrong answer."""
     class_dir = os.path.join(work, "class")
@@ -252,6 +286,7 @@ def main():
         servers.append(Server(args.gpujudge, ["--home", fixtures, "--backend", "host"], host_data))
         host_flow(page, servers[-1].url, fixtures)
         leaderboard_flow(page, servers[-1].url)
+        torch_flow(page, args.gpujudge, fixtures, data_dir)
     except Exception:
         driver.save_screenshot(os.path.join(data_dir, "failure.png"))
         print(f"page_test: the page when it failed: {data_dir}/failure.png", file=sys.stderr)

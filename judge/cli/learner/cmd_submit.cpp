@@ -24,6 +24,7 @@ command_action define_submit(CLI::App& command) {
         judge_request request;
         std::vector<std::string> kinds;
         bool no_bench = false;
+        bool no_torch = false;
     };
     auto opts = std::make_shared<options>();
     add_judge_arguments(command, opts->request);
@@ -35,9 +36,12 @@ command_action define_submit(CLI::App& command) {
         ->allow_extra_args(false)
         ->check(CLI::IsMember({"examples", "functional", "benchmarks"}));
     command.add_flag("--no-bench", opts->no_bench, "Skip the timed runs after the tests pass");
+    add_no_torch_flag(command, opts->no_torch);
     return [opts](cli_context& context) {
         return judge_and_report(context, opts->request, [&](const problem_spec& spec) {
-            return submit_options(spec, parse_kinds(opts->kinds), !opts->no_bench);
+            judge_options options = submit_options(spec, parse_kinds(opts->kinds), !opts->no_bench);
+            options.with_torch = !opts->no_torch;
+            return options;
         });
     };
 }

@@ -38,7 +38,10 @@ bench_entry time_source(const problem_spec& spec, const std::filesystem::path& s
                         double peak_gbps, judge_context& context) {
     bench_entry entry;
     entry.source = source;
-    entry.compile = compile_solution(spec, source, context.compiler);
+    // On the host backend (the judge's own tests) as submit does: fakes built by the host compiler.
+    entry.compile = context.runner.backend == runner_backend::host
+                        ? compile_host(spec, source, "solve", context.compiler)
+                        : compile_solution(spec, source, context.compiler);
     if (!entry.compile.ok) return entry;
     runner_session session(spec, runner_for(context.runner, source));
     session.report_progress(context.progress);
@@ -51,26 +54,44 @@ bench_entry time_source(const problem_spec& spec, const std::filesystem::path& s
     return entry;
 }
 
+// The PyTorch one-liner among the files to time, if it is there: that entry is × torch's reference.
+std::optional<std::size_t> listed_torch(const judge_context& context, const problem_spec& spec,
+                                        const std::vector<std::filesystem::path>& sources) {
+    const auto torch = torch_source(context.home, spec.slug);
+    std::error_code error;
+    for (std::size_t s = 0; torch && s < sources.size(); ++s)
+        if (std::filesystem::equivalent(sources[s], *torch, error)) return s;
+    return std::nullopt;
+}
+
 bench_report bench_problem(const problem_spec& spec, const std::vector<std::filesystem::path>& sources,
-                           const timed_settings& settings, judge_context& context) {
+                           const timed_settings& settings, bool with_torch, judge_context& context) {
     bench_report report;
     report.problem = spec.slug;
     runner_session probe(spec, context.runner);
     report.no_device = adopt_device(probe, context.compiler);
     report.device = probe.device();
-    if (!report.device) return report;
+    if (report.no_device) return report;
     report.peak_gbps = device_ceiling(probe, report.device, context).value_or(0);
     reference_outputs references(spec, build_reference(spec, context), context.compiler.cache_dir, context.runner);
     tell(context.progress, {progress_step::stage::references, 0, 0, ""});
     std::mt19937_64 secret = fresh_secret();
     const timed_plan plan = plan_timed_runs(spec, references, settings, secret);
     const auto same_plan = [&]() -> const timed_plan& { return plan; };
-    if (auto base = baseline_entry(spec, same_plan, context, context.results, *report.device, report.peak_gbps))
-        report.entries.push_back(std::move(*base));
+    if (report.device)  // the baseline needs a device: the host backend has none
+        if (auto base = baseline_entry(spec, same_plan, context, context.results, *report.device, report.peak_gbps))
+            report.entries.push_back(std::move(*base));
+    // The one-liner is timed once: as one of the files when it is listed, else as a reference point.
+    const auto listed = with_torch ? listed_torch(context, spec, sources) : std::nullopt;
+    if (with_torch && !listed)
+        if (auto torch = torch_entry(spec, same_plan, context, context.results,
+                                     report.device ? report.device->uuid : "host", report.peak_gbps))
+            report.entries.push_back(std::move(*torch));
     for (std::size_t s = 0; s < sources.size(); ++s) {
         tell(context.progress, {progress_step::stage::compiling, static_cast<int>(s + 1),
                                 static_cast<int>(sources.size()), sources[s].filename().string()});
         report.entries.push_back(time_source(spec, sources[s], plan, report.peak_gbps, context));
+        report.entries.back().torch = listed == s;
     }
     add_speedups(report);
     return report;
@@ -88,7 +109,7 @@ command_action define_bench(CLI::App& command) {
     struct options {
         std::string problem;
         std::vector<std::string> files;
-        bool all = false, json = false;
+        bool all = false, json = false, no_torch = false;
         timed_settings timing;
     };
     auto opts = std::make_shared<options>();
@@ -96,6 +117,7 @@ command_action define_bench(CLI::App& command) {
     command.add_option("files", opts->files, "Solutions to time (default: every accepted one in solutions/<slug>/)");
     command.add_flag("--all", opts->all, "Every problem, with its shipped solutions");
     command.add_flag("--json", opts->json, "Print JSON instead of markdown");
+    add_no_torch_flag(command, opts->no_torch);
     command.add_option("--min-time", opts->timing.min_time_s, "Least seconds of sampling per solution and size")
         ->capture_default_str();
     command.add_option("--budget", opts->timing.budget_s, "Most seconds of sampling per solution and size")
@@ -114,7 +136,7 @@ command_action define_bench(CLI::App& command) {
             const auto sources = sources_for(context, spec, opts->all ? std::vector<std::string>{} : opts->files);
             const bench_report report = [&] {
                 const progress_scope shown(context.judge.progress, opts->json);  // erased before the table
-                return bench_problem(spec, sources, opts->timing, context.judge);
+                return bench_problem(spec, sources, opts->timing, !opts->no_torch, context.judge);
             }();
             if (opts->json)
                 all.push_back(bench_json(report));

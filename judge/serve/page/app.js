@@ -250,23 +250,27 @@ function testsTable(tests) {
     ])));
 }
 
-// Median, GB/s, % of the measured ceiling and × the baseline, per benchmark size.
+// Median, GB/s, % of the measured ceiling, × the baseline and, where the PyTorch one-liner was
+// timed, × torch, per benchmark size.
 function timingTable(bench) {
+  const torch = bench.entries.some((entry) => entry.torch);
+  const times = (speedup) => el("td", {class: "number"}, speedup ? `${speedup.toFixed(2)}×` : "–");
+  const role = (entry) => (entry.baseline ? "baseline" : entry.torch ? "torch" : "yours") + (entry.cached ? " (kept)" : "");
   const rows = [];
   for (const entry of bench.entries)
     for (const f of entry.figures)
-      rows.push(el("tr", {class: entry.baseline ? "baseline" : "mine"},
-        el("td", {}, entry.baseline ? "baseline" + (entry.cached ? " (kept)" : "") : "yours"),
+      rows.push(el("tr", {class: entry.baseline || entry.torch ? "baseline" : "mine"},
+        el("td", {}, role(entry)),
         el("td", {}, f.test), el("td", {}, verdictBadge(f.verdict)),
         el("td", {class: "number"}, fixed(f.median_us, 1)), el("td", {class: "number"}, fixed(f.gbps, 0)),
         el("td", {class: "number"}, f.percent_of_peak ? `${f.percent_of_peak.toFixed(0)} %` : "–"),
-        el("td", {class: "number"}, f.speedup ? `${f.speedup.toFixed(2)}×` : "–"),
+        times(f.speedup), torch ? times(f.speedup_torch) : null,
         el("td", {}, (f.host_clock ? "host clock " : "") + (f.blocking ? "" : "(synchronises)"))));
+  const headings = ["", "Size", "Verdict", "Median µs", "GB/s", "% of peak", "× baseline", ...(torch ? ["× torch"] : []), ""];
   return el("div", {},
     el("h3", {}, `Timing${bench.peak_gbps ? ` (ceiling ${bench.peak_gbps.toFixed(0)} GB/s)` : ""}`),
     el("table", {id: "timing", class: "grid"},
-      el("thead", {}, el("tr", {}, ...["", "Size", "Verdict", "Median µs", "GB/s", "% of peak", "× baseline", ""]
-                                       .map((h) => el("th", {}, h)))),
+      el("thead", {}, el("tr", {}, ...headings.map((h) => el("th", {}, h)))),
       el("tbody", {}, rows)));
 }
 
