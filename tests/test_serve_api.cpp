@@ -1,10 +1,14 @@
 // `gpujudge serve` as scripts use it: the HTTP API of a server started as a user starts it, each
 // test with a server (on a free port) and a history of its own. Without a GPU, run and submit end
 // in no_device with the compile result; the host backend judges C++ fakes to the other verdicts.
+#include "base/content_hash.hpp"
 #include "base/exit_codes.hpp"
+#include "base/user_errors.hpp"
+#include "catalog/starter.hpp"
 #include "grade/gradebook.hpp"
 #include "process/child_process.hpp"
 #include "serve/page_assets.hpp"
+#include "toolkit/python_probe.hpp"
 
 #include <httplib.h>
 #include <catch2/catch.hpp>
@@ -33,15 +37,17 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 // A `gpujudge serve --port 0` of its own: a history folder of its own (emptied first), the shared
-// test cache for compiled libraries, its URL read from what it prints.
+// test cache for compiled libraries, more of its environment where given, its URL read from what it prints.
 class served {
 public:
-    served(const std::string& name, const std::vector<std::string>& args)
+    served(const std::string& name, const std::vector<std::string>& args, const std::vector<std::string>& env = {})
         : data_(std::filesystem::path(GPUJUDGE_TEST_CACHE) / ("serve-" + name)), output_(data_ / "server.log") {
         std::filesystem::remove_all(data_);
         std::filesystem::create_directories(data_);
         std::vector<std::string> argv = {"env", "GPUJUDGE_DATA_DIR=" + data_.string(),
-                                         "GPUJUDGE_CACHE_DIR=" GPUJUDGE_TEST_CACHE, GPUJUDGE_BIN_DIR "/gpujudge"};
+                                         "GPUJUDGE_CACHE_DIR=" GPUJUDGE_TEST_CACHE};
+        argv.insert(argv.end(), env.begin(), env.end());
+        argv.push_back(GPUJUDGE_BIN_DIR "/gpujudge");
         argv.insert(argv.end(), args.begin(), args.end());
         spawn_options options;
         options.output_file = output_;
@@ -125,6 +131,37 @@ const event& last_event(const std::vector<event>& events) {
 
 httplib::Result post_source(httplib::Client& client, const std::string& path, const std::string& source) {
     return client.Post(path.c_str(), nlohmann::json{{"source", source}}.dump(), "application/json");
+}
+
+httplib::Result post_json(httplib::Client& client, const std::string& path, const nlohmann::json& body) {
+    return client.Post(path.c_str(), body.dump(), "application/json");
+}
+
+// An error reply's status and code; its message.
+std::string error_message(const httplib::Result& result, int status, const std::string& error) {
+    REQUIRE(result);
+    INFO(result->body);
+    CHECK(result->status == status);
+    const auto json = nlohmann::json::parse(result->body);
+    CHECK(json.at("error") == error);
+    return json.at("message").get<std::string>();
+}
+
+// Where the server keeps `text` as a source of `slug` in a language with that extension (source_store.hpp).
+std::filesystem::path kept_path(const served& server, const std::string& slug, const std::string& text,
+                                const std::string& extension) {
+    return server.data_dir() / "serve" / "sources" / slug / (content_hash({text}).substr(0, 16) + extension);
+}
+
+// Whether the judge finds a Python with torch here (python_probe.hpp): without one, Python solutions
+// end in its exit-13 message, which the tests then check instead.
+std::optional<std::string> python_missing() {
+    try {
+        find_python();
+        return std::nullopt;
+    } catch (const environment_error& error) {
+        return std::string(error.what());
+    }
 }
 
 const std::string kWarpShuffle = GPUJUDGE_SOURCE_DIR "/solutions/reduction/warp_shuffle.cu";
@@ -487,4 +524,106 @@ TEST_CASE("serve gives a problem's path, and the page has the script that shows 
     const auto unknown = client.Get("/api/problems/no_such_problem/path");
     REQUIRE(unknown);
     CHECK(unknown->status == 404);
+}
+
+TEST_CASE("serve: a source to edit per language, its starter init's, and drafts kept per language",
+          "[serve][api][python]") {
+    const served server("languages", home_args());
+    auto client = server.client();
+    // A draft saved before the page had languages (drafts/<slug>.cu) is still the CUDA draft.
+    std::filesystem::create_directories(server.data_dir() / "serve" / "drafts");
+    std::ofstream(server.data_dir() / "serve" / "drafts" / "reduction.cu") << "// my old draft\n";
+    const auto problem = json_of(client.Get("/api/problems/reduction"));
+    CHECK(problem.at("languages") == nlohmann::json{"cuda", "pytorch", "triton"});
+    CHECK(problem.at("language") == "cuda");
+    CHECK(problem.at("source_from") == "draft");
+    CHECK(problem.at("source") == "// my old draft\n");
+
+    const problem_spec spec = load_problem(GPUJUDGE_SOURCE_DIR "/problems/reduction");
+    for (const char* language : {"pytorch", "triton"}) {
+        INFO(language);
+        const auto editing =
+            json_of(client.Get((std::string("/api/problems/reduction/source?language=") + language).c_str()));
+        CHECK(editing.at("language") == language);
+        CHECK(editing.at("source_from") == "starter");
+        CHECK(editing.at("starter") == starter_source(spec, language));  // init --lang's, not a copy
+        CHECK(editing.at("source") == editing.at("starter"));
+    }
+    const auto saved =
+        client.Put("/api/problems/reduction/draft",
+                   nlohmann::json{{"source", "# my torch\n"}, {"language", "pytorch"}}.dump(), "application/json");
+    REQUIRE(saved);
+    CHECK(saved->status == 204);
+    CHECK(file_text(server.data_dir() / "serve" / "drafts" / "reduction.pytorch.py") == "# my torch\n");
+    const auto pytorch = json_of(client.Get("/api/problems/reduction/source?language=pytorch"));
+    CHECK(pytorch.at("source") == "# my torch\n");
+    CHECK(pytorch.at("source_from") == "draft");
+    CHECK(json_of(client.Get("/api/problems/reduction/source?language=cuda")).at("source") == "// my old draft\n");
+    CHECK(json_of(client.Get("/api/problems/reduction/source?language=triton")).at("source_from") == "starter");
+    CHECK(json_of(client.Get("/api/problems/reduction/source")).at("language") == "cuda");  // none named
+    // The page opens the problem in the language written last.
+    const auto reopened = json_of(client.Get("/api/problems/reduction"));
+    CHECK(reopened.at("language") == "pytorch");
+    CHECK(reopened.at("source") == "# my torch\n");
+
+    // A language off the list names no file: refused before anything is written.
+    const std::string refused = "'language' must be one of: cuda, pytorch, triton";
+    CHECK(error_message(client.Get("/api/problems/reduction/source?language=..%2Fetc"), 400, "bad_request") == refused);
+    CHECK(error_message(client.Put("/api/problems/reduction/draft",
+                                   nlohmann::json{{"source", "x"}, {"language", "rust"}}.dump(), "application/json"),
+                        400, "bad_request") == refused);
+    CHECK(error_message(post_json(client, "/api/problems/reduction/run", {{"source", "x"}, {"language", ".sh"}}), 400,
+                        "bad_request") == refused);
+    CHECK_FALSE(std::filesystem::exists(server.data_dir() / "serve" / "sources"));
+    CHECK(std::distance(std::filesystem::directory_iterator(server.data_dir() / "serve" / "drafts"),
+                        std::filesystem::directory_iterator()) == 2);
+}
+
+TEST_CASE("serve keeps a Python source as .py and judges it, or says what the judge lacks for it",
+          "[serve][api][python]") {
+    const std::string correct = file_text(kFixtures + "/python_solutions/correct.py");
+    SECTION("no Python with torch: the judge's own message, exit 13's, as an error event") {
+        const served server("python-missing", host_args(), {"GPUJUDGE_PYTHON=/nonexistent/python3"});
+        auto client = server.client();
+        const auto events =
+            events_of(post_json(client, "/api/problems/tiny_sum/run", {{"source", correct}, {"language", "pytorch"}}));
+        const auto& last = last_event(events);
+        CHECK(last.name == "error");
+        CHECK(last.data.at("error") == "environment");
+        CHECK(last.data.at("message") ==
+              "/nonexistent/python3 has no torch, which Python solutions need: install PyTorch for it (Debian: "
+              "python3-torch; pip install torch), or set GPUJUDGE_PYTHON to a python3 that has it");
+        CHECK(std::filesystem::exists(kept_path(server, "tiny_sum", correct, ".py")));
+        CHECK(json_of(client.Get("/api/problems")).at(0).at("slug") == "tiny_sum");  // still serving
+    }
+    SECTION("on the host backend, with the Python found here") {
+        const served server("python", host_args());
+        auto client = server.client();
+        const auto judged = last_event(
+            events_of(post_json(client, "/api/problems/tiny_sum/run", {{"source", correct}, {"language", "pytorch"}})));
+        if (const auto missing = python_missing()) {
+            WARN("no Python with torch here: the Python verdicts are not checked, only its message: " << *missing);
+            CHECK(judged.name == "error");
+            CHECK(judged.data.at("message") == *missing);
+            return;
+        }
+        REQUIRE(judged.name == "result");
+        CHECK(judged.data.at("verdict") == "accepted");
+        CHECK(judged.data.at("source") == kept_path(server, "tiny_sum", correct, ".py").string());
+        // A syntax error is a compile error marked at its line in the file the server kept.
+        const auto broken = last_event(events_of(post_json(
+            client, "/api/problems/tiny_sum/run",
+            {{"source", file_text(kFixtures + "/python_solutions/syntax_error.py")}, {"language", "pytorch"}})));
+        CHECK(broken.data.at("verdict") == "compile_error");
+        CHECK(broken.data.at("compile").at("markers") ==
+              nlohmann::json::array(
+                  {{{"line", 6}, {"severity", "error"}, {"message", "SyntaxError: '(' was never closed"}}}));
+        const auto history = json_of(client.Get("/api/history?problem=tiny_sum"));
+        REQUIRE(history.at("attempts").size() == 2);
+        CHECK(history.at("attempts").at(1).at("language") == "pytorch");
+        // With no draft, the problem opens in the language of the last attempt, with its source.
+        const auto problem = json_of(client.Get("/api/problems/tiny_sum"));
+        CHECK(problem.at("language") == "pytorch");
+        CHECK(problem.at("source_from") == "last attempt");
+    }
 }

@@ -25,6 +25,7 @@ const asset_file kAssets[] = {
     {"/vendor/codemirror.js", "codemirror/lib/codemirror.js", "libjs-codemirror"},
     {"/vendor/codemirror.css", "codemirror/lib/codemirror.css", "libjs-codemirror"},
     {"/vendor/clike.js", "codemirror/mode/clike/clike.js", "libjs-codemirror"},
+    {"/vendor/python.js", "codemirror/mode/python/python.js", "libjs-codemirror"},
     {"/vendor/matchbrackets.js", "codemirror/addon/edit/matchbrackets.js", "libjs-codemirror"},
     {"/vendor/marked.js", "marked/marked.min.js", "libjs-marked"},
 };

@@ -71,6 +71,14 @@ std::string source_of(const httplib::Request& req, nlohmann::json& request) {
     return text;
 }
 
+// The language a request names: its JSON object's "language", else its ?language=; "cuda" when neither.
+// Checked against the fixed list (requested_language): it picks a file's extension, and nothing else.
+std::string language_of(const httplib::Request& req, const nlohmann::json& body) {
+    if (body.is_object() && body.contains("language")) return requested_language(body);
+    if (req.has_param("language")) return requested_language({{"language", req.get_param_value("language")}});
+    return "cuda";
+}
+
 // Writes the stream's events as they come, a comment line every 10 s while none does (so that a
 // client that left is noticed, and none times out waiting).
 void stream_events(httplib::Response& res, const std::shared_ptr<event_stream>& events) {
@@ -188,7 +196,8 @@ judge_work web_server::judging(const problem_spec& spec, const std::filesystem::
     };
 }
 
-// A POST on /api/problems/<slug>/...: its problem, and its source kept under the server's name for it.
+// A POST on /api/problems/<slug>/...: its problem, and its source kept under the server's name for it,
+// with its language's extension.
 struct web_server::posted_source {
     problem_spec spec;
     std::filesystem::path source;
@@ -197,7 +206,8 @@ struct web_server::posted_source {
 
 web_server::posted_source web_server::accept(const httplib::Request& req) const {
     posted_source request{load(req.matches[1]), {}, nullptr};
-    request.source = store_.keep(request.spec.slug, source_of(req, request.body));
+    const std::string text = source_of(req, request.body);
+    request.source = store_.keep(request.spec.slug, language_of(req, request.body), text);
     return request;
 }
 
@@ -253,9 +263,17 @@ void web_server::route() {
                   const measurements measured = load_measurements(default_measurements_path(judge_.home));
                   reply_json(res, 200, path_json(build_path(judge_.home, spec, measured)));
               }));
+    http_.Get("/api/problems/" + kSlug + "/source",
+              guarded([this](const httplib::Request& req, httplib::Response& res) {
+                  const auto results = open_results();
+                  const problem_spec spec = load(req.matches[1]);
+                  reply_json(res, 200, editing_json(spec, language_of(req, nullptr), results.get(), store_));
+              }));
     http_.Put("/api/problems/" + kSlug + "/draft", guarded([this](const httplib::Request& req, httplib::Response& res) {
                   nlohmann::json request;
-                  store_.save_draft(load(req.matches[1]).slug, source_of(req, request));
+                  const std::string slug = load(req.matches[1]).slug;
+                  const std::string text = source_of(req, request);
+                  store_.save_draft(slug, language_of(req, request), text);
                   res.status = 204;
               }));
     http_.Post("/api/problems/" + kSlug + "/run",
