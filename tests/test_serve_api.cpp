@@ -8,6 +8,7 @@
 #include "grade/gradebook.hpp"
 #include "process/child_process.hpp"
 #include "serve/page_assets.hpp"
+#include "toolkit/programs.hpp"
 #include "toolkit/python_probe.hpp"
 
 #include <httplib.h>
@@ -538,6 +539,7 @@ TEST_CASE("serve: a source to edit per language, its starter init's, and drafts 
     CHECK(problem.at("language") == "cuda");
     CHECK(problem.at("source_from") == "draft");
     CHECK(problem.at("source") == "// my old draft\n");
+    CHECK(problem.at("machine_code") == true);
 
     const problem_spec spec = load_problem(GPUJUDGE_SOURCE_DIR "/problems/reduction");
     for (const char* language : {"pytorch", "triton"}) {
@@ -625,5 +627,97 @@ TEST_CASE("serve keeps a Python source as .py and judges it, or says what the ju
         const auto problem = json_of(client.Get("/api/problems/tiny_sum"));
         CHECK(problem.at("language") == "pytorch");
         CHECK(problem.at("source_from") == "last attempt");
+        CHECK(problem.at("machine_code") == false);  // the host backend's CUDA drafts are C++ fakes
     }
+}
+
+TEST_CASE("serve shows a CUDA source's machine code as asm --json does: PTX through nvcc", "[serve][api][asm]") {
+    const served server("asm-ptx", home_args());
+    auto client = server.client();
+    const std::string source = file_text(GPUJUDGE_SOURCE_DIR "/solutions/reduction/vectorized_float4.cu");
+    const auto ptx = json_of(post_json(client, "/api/problems/reduction/asm", {{"source", source}, {"kind", "ptx"}}));
+    const std::string kept = kept_path(server, "reduction", source, ".cu").string();
+    CHECK(ptx.at("kind") == "ptx");
+    CHECK(ptx.at("tool") == "nvcc -ptx");
+    CHECK(ptx.at("source") == kept);
+    CHECK(ptx.at("arch").get<std::string>().rfind("sm_", 0) == 0);
+    CHECK(ptx.at("compile").at("ok") == true);
+    REQUIRE(ptx.at("kernels").size() == 1);
+    CHECK(ptx.at("kernels").at(0).at("name") ==
+          "(anonymous namespace)::reduce_float4_kernel(float4 const*, float const*, float*, int)");
+    bool found = false;
+    for (const auto& block : ptx.at("kernels").at(0).at("blocks"))
+        if (block.at("line") == 48) {
+            found = true;
+            CHECK(block.at("file") == kept);
+            CHECK(contains(block.at("source"), "__ldcs(input4 + v + u * kThreads)"));
+            CHECK(contains(block.at("code").dump(), "ld.global.cs.v4.f32"));
+        }
+    CHECK(found);
+
+    const std::string wrong = file_text(GPUJUDGE_SOURCE_DIR "/solutions/dot_product/warp_shuffle.cu");
+    const auto failed = json_of(post_json(client, "/api/problems/reduction/asm", {{"source", wrong}, {"kind", "ptx"}}));
+    CHECK(failed.at("compile").at("ok") == false);
+    CHECK(contains(failed.at("compile").at("diagnostics"), "The expected signature is:"));
+    CHECK(failed.at("kernels") == nlohmann::json::array());
+
+    CHECK(error_message(post_json(client, "/api/problems/reduction/asm", {{"source", source}, {"kind", "cubin"}}), 400,
+                        "bad_request") == "'kind' must be one of: sass, ptx");
+    const std::string python = file_text(GPUJUDGE_SOURCE_DIR "/solutions/reduction/pytorch.py");
+    CHECK(error_message(post_json(client, "/api/problems/reduction/asm",
+                                  {{"source", python}, {"language", "pytorch"}, {"kind", "ptx"}}),
+                        400, "bad_request") ==
+          kept_path(server, "reduction", python, ".py").string() +
+              ": asm shows the SASS and PTX of CUDA sources (.cu); a Python solution's kernels are compiled by "
+              "PyTorch or Triton when it runs, and are not offered");
+}
+
+TEST_CASE("serve shows a CUDA source's SASS where nvdisasm is found, else the toolkit lookup's message",
+          "[serve][api][asm]") {
+    const served server("asm-sass", home_args());
+    auto client = server.client();
+    const std::string source = file_text(kWarpShuffle);
+    const auto reply =
+        client.Post("/api/problems/reduction/asm", nlohmann::json{{"source", source}}.dump(), "application/json");
+    if (!locate_toolkit_program("nvdisasm")) {
+        WARN("nvdisasm not found here: SASS through the API is checked with the stand-in (next test) and its message");
+        CHECK(error_message(reply, 500, "environment") ==
+              missing_toolkit_program_message("nvdisasm", toolkit_search::from_environment()));
+        return;
+    }
+    const auto sass = json_of(reply);
+    CHECK(sass.at("kind") == "sass");
+    CHECK(sass.at("tool") == "nvdisasm");
+    REQUIRE_FALSE(sass.at("kernels").empty());
+    CHECK(contains(sass.at("kernels").dump(), "SHFL.DOWN"));
+}
+
+TEST_CASE("serve's SASS through the stand-in nvdisasm, on every machine", "[serve][api][asm]") {
+    // tests/fixtures/disasm/bin/nvdisasm checks that it gets nvcc's cubin of reduce_float4_kernel, and
+    // prints the canned listing with the kept file's path in it.
+    const std::string source = file_text(GPUJUDGE_SOURCE_DIR "/solutions/reduction/vectorized_float4.cu");
+    const std::string kept = (std::filesystem::path(GPUJUDGE_TEST_CACHE) / "serve-asm-stand-in" / "serve" / "sources" /
+                              "reduction" / (content_hash({source}).substr(0, 16) + ".cu"))
+                                 .string();
+    const char* path = std::getenv("PATH");
+    const served server(
+        "asm-stand-in", home_args(),
+        {"PATH=" + kFixtures + "/disasm/bin:" + (path ? path : "/usr/bin:/bin"), "FAKE_NVDISASM_SOURCE=" + kept});
+    auto client = server.client();
+    const auto sass = json_of(post_json(client, "/api/problems/reduction/asm", {{"source", source}, {"kind", "sass"}}));
+    CHECK(sass.at("kind") == "sass");
+    CHECK(sass.at("source") == kept);
+    std::vector<std::string> names;
+    for (const auto& kernel : sass.at("kernels")) names.push_back(kernel.at("name"));
+    CHECK(std::count(names.begin(), names.end(),
+                     "(anonymous namespace)::reduce_float4_kernel(float4 const*, float const*, float*, int)") == 1);
+    CHECK(contains(sass.at("kernels").dump(), "LDG.E.EF.128 R4, desc[UR6][R8.64] ;"));
+}
+
+TEST_CASE("serve on the host backend offers no machine code: its CUDA drafts are C++ fakes", "[serve][api][asm]") {
+    const served server("asm-host", host_args());
+    auto client = server.client();
+    CHECK(error_message(post_json(client, "/api/problems/tiny_sum/asm", {{"source", "x"}, {"kind", "ptx"}}), 400,
+                        "bad_request") ==
+          "the machine code is a CUDA source's: this server judges C++ fakes (--backend host)");
 }

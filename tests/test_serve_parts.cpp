@@ -6,6 +6,7 @@
 #include "serve/api/api_error.hpp"
 #include "serve/api/catalog_json.hpp"
 #include "serve/api/compile_markers.hpp"
+#include "serve/api/machine_code.hpp"
 #include "serve/api/report_commands.hpp"
 #include "serve/judge_queue.hpp"
 #include "serve/source_store.hpp"
@@ -102,6 +103,10 @@ TEST_CASE("languages: one fixed list, each with its extension and starter, and n
             CHECK(std::string(error.what()) == "'language' must be one of: cuda, pytorch, triton");
         }
     }
+    CHECK_FALSE(machine_code_request(nullptr).ptx);  // SASS, as `asm` shows by default
+    CHECK_FALSE(machine_code_request({{"kind", "sass"}}).ptx);
+    CHECK(machine_code_request({{"kind", "ptx"}}).ptx);
+    CHECK_THROWS_AS(machine_code_request({{"kind", "--ptx"}}), api_error);
 }
 
 TEST_CASE("the source store: each language's extension, a draft per problem and language, and the drafts of old",

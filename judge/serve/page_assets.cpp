@@ -20,6 +20,7 @@ const asset_file kAssets[] = {
     {"/page/app.js", "app.js", nullptr},
     {"/page/cuda.js", "cuda.js", nullptr},
     {"/page/leaderboard.js", "leaderboard.js", nullptr},
+    {"/page/machine_code.js", "machine_code.js", nullptr},
     {"/page/path.js", "path.js", nullptr},
     {"/page/style.css", "style.css", nullptr},
     {"/vendor/codemirror.js", "codemirror/lib/codemirror.js", "libjs-codemirror"},

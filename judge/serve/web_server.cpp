@@ -4,6 +4,7 @@
 #include "catalog/catalog.hpp"
 #include "history/json.hpp"
 #include "judging/modes.hpp"
+#include "judging/submission.hpp"
 #include "path/learning_path.hpp"
 #include "report/judgement.hpp"
 #include "serve/access_policy.hpp"
@@ -11,6 +12,7 @@
 #include "serve/api/catalog_json.hpp"
 #include "serve/api/compile_markers.hpp"
 #include "serve/api/leaderboard_api.hpp"
+#include "serve/api/machine_code.hpp"
 #include "serve/api/report_commands.hpp"
 #include "serve/judge_queue.hpp"
 #include "serve/page_assets.hpp"
@@ -158,6 +160,7 @@ private:
     judge_work judging(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options);
     void judge_route(const httplib::Request& req, httplib::Response& res, bool submit);
     void report_route(const httplib::Request& req, httplib::Response& res, const std::string& name);
+    void asm_route(const httplib::Request& req, httplib::Response& res) const;
     void serve_asset(const httplib::Request& req, httplib::Response& res) const;
     nlohmann::json server_json() const;
 
@@ -230,6 +233,19 @@ void web_server::report_route(const httplib::Request& req, httplib::Response& re
     }));
 }
 
+// Compiled for the GPU the judge last saw, else nvcc's default (sm_90): the page asks no device. On the host
+// backend a CUDA draft is one of the judge's C++ fakes, which has no machine code to show.
+void web_server::asm_route(const httplib::Request& req, httplib::Response& res) const {
+    if (judge_.runner.backend == runner_backend::host)
+        throw api_error(400, "bad_request",
+                        "the machine code is a CUDA source's: this server judges C++ fakes (--backend host)");
+    const posted_source request = accept(req);
+    const asm_request code = machine_code_request(request.body);
+    compiler_settings compiler = judge_.compiler;
+    if (const std::string arch = last_seen_arch(compiler); !arch.empty()) compiler.arch = arch;
+    reply_json(res, 200, machine_code_json(request.spec, request.source, code, compiler));
+}
+
 void web_server::serve_asset(const httplib::Request& req, httplib::Response& res) const {
     const page_asset* asset = assets_.find(req.path);
     if (!asset) throw api_error(404, "not_found", fmt::format("no such page: {}", req.path));
@@ -256,6 +272,8 @@ void web_server::route() {
                   nlohmann::json json = problem_json(load(req.matches[1]), results.get(), store_);
                   json["reports"] = settings_.reports;
                   json["sanitizer_tools"] = sanitizer_tools();  // the page offers these, as `sanitize` does
+                  // The Machine code panel (asm): CUDA's, which the host backend's C++ fakes are not.
+                  json["machine_code"] = judge_.runner.backend != runner_backend::host;
                   reply_json(res, 200, json);
               }));
     http_.Get("/api/problems/" + kSlug + "/path", guarded([this](const httplib::Request& req, httplib::Response& res) {
@@ -280,6 +298,8 @@ void web_server::route() {
                guarded([this](const httplib::Request& req, httplib::Response& res) { judge_route(req, res, false); }));
     http_.Post("/api/problems/" + kSlug + "/submit",
                guarded([this](const httplib::Request& req, httplib::Response& res) { judge_route(req, res, true); }));
+    http_.Post("/api/problems/" + kSlug + "/asm",
+               guarded([this](const httplib::Request& req, httplib::Response& res) { asm_route(req, res); }));
     for (const std::string& name : settings_.reports)
         http_.Post("/api/problems/" + kSlug + "/" + name,
                    guarded([this, name](const httplib::Request& req, httplib::Response& res) {

@@ -10,6 +10,7 @@
 //   POST /api/problems/<slug>/submit        ... as `submit` does; both answer with server-sent events:
 //                                           queued, started, progress..., then result (or error)
 //   POST /api/problems/<slug>/<report>      profile or sanitize, where this binary has the command
+//   POST /api/problems/<slug>/asm           the CUDA source's SASS or PTX ({"source", "kind"}), `asm --json`'s object
 // A request's language (a JSON "language" or ?language=, CUDA when it names none) is one of the fixed list
 // (catalog/starter.hpp): it picks the extension the source is kept with, .cu or .py.
 //   GET  /api/history[?problem=<slug>]      every attempt with its source, and the personal bests

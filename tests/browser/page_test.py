@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """The page end to end in headless Chromium (Debian's chromium, chromium-driver and
 python3-selenium): open the list, open a problem, type a solution, click Run and see the verdict;
+see its machine code (SASS where nvdisasm is found, else the toolkit's message; PTX through nvcc);
 type a compile error and see its line marked; reload and find the draft; ask for the profile
 report and see it; pick PyTorch, see its starter, type, switch to CUDA and back and find each
 draft, reload into PyTorch, and Run it on a server whose Python has no torch (the judge's own
@@ -11,8 +12,8 @@ see its Leaderboard. Without a GPU the Run on the device ends in no_device with 
 
   page_test.py GPUJUDGE SOURCE_DIR [--screenshots DIR]
 
---screenshots writes list.png, problem.png, compile_error.png, python.png, result.png,
-wrong_answer.png and leaderboard.png
+--screenshots writes list.png, problem.png, machine_code.png, compile_error.png, python.png,
+result.png, wrong_answer.png and leaderboard.png
 (the README's pictures). Fails, saying what is missing, without chromium or selenium.
 """
 import argparse
@@ -133,6 +134,17 @@ class Page:
         self.wait(lambda d: d.execute_script(
             "return document.querySelector('.CodeMirror').CodeMirror.getOption('mode')") == mode)
 
+    def machine_code(self, kind):
+        """Opens the Machine code panel on SASS or PTX; the listing's description, or the error shown."""
+        if not self.driver.find_element(By.ID, "machine-code").is_displayed():
+            self.find("#machine-code-open").click()
+        self.find(f"#asm-{kind}").click()
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#asm-what, #asm-error"), JUDGING_S)
+        self.wait(lambda d: d.find_element(By.ID, "asm-status").text == "", JUDGING_S)
+        found = self.driver.find_elements(By.CSS_SELECTOR, "#asm-what")
+        return (found[0].get_attribute("data-kind"), found[0].text) if found else \
+            ("error", self.driver.find_element(By.ID, "asm-error").text)
+
     def judge(self, button):
         self.driver.find_element(By.ID, button).click()
         verdict = self.find("#verdict", JUDGING_S)
@@ -150,6 +162,13 @@ def check(condition, message):
     print(f"ok: {message}")
 
 
+def nvdisasm_found():
+    """Whether gpujudge finds nvdisasm, looked for where it looks: PATH, $CUDA_HOME/bin, /usr/local/cuda/bin."""
+    folders = [os.path.join(os.environ["CUDA_HOME"], "bin")] if os.environ.get("CUDA_HOME") else []
+    return bool(shutil.which("nvdisasm")) or any(
+        os.access(os.path.join(folder, "nvdisasm"), os.X_OK) for folder in folders + ["/usr/local/cuda/bin"])
+
+
 def python_with_torch():
     """Whether the judge finds a Python with torch, looked for as it looks (judge/toolkit/python_probe.hpp):
     $GPUJUDGE_PYTHON, else python3 on PATH, then /usr/bin/python3."""
@@ -163,6 +182,31 @@ def python_with_torch():
         if probe.returncode == 0:
             return True
     return False
+
+
+def machine_code_flow(page):
+    """The Machine code panel on the CUDA source just Run (ATOMIC_SUM): SASS, then PTX."""
+    kind, text = page.machine_code("sass")
+    if nvdisasm_found():
+        check(kind == "sass" and text.startswith("SASS for sm_"), f"Machine code shows the SASS ({text})")
+        check("sum_kernel(float const*, float*, int)" in page.find("#asm h3.kernel").text,
+              "under the kernel's name")
+    else:
+        check(kind == "error" and text.startswith("nvdisasm not found on PATH"),
+              "no nvdisasm here: the SASS view shows the toolkit lookup's message (SASS itself not checked)")
+    kind, text = page.machine_code("ptx")
+    check(kind == "ptx" and text.startswith("PTX for sm_") and "compile: ok" in text,
+          f"the PTX toggle shows nvcc's PTX ({text})")
+    check(page.find("#asm h3.kernel").text == "kernel sum_kernel(float const*, float*, int)",
+          "under the kernel's demangled name")
+    listing = page.find("#asm pre.listing").text
+    check("solution.cu:4  if (i < N) atomicAdd(output, input[i]);" in listing,
+          "each source line (the learner's file as solution.cu) above its code")
+    check("global.add.f32" in listing, "with the atomic add nvcc made of atomicAdd")
+    page.find("#asm .asm-source[data-line='4']").click()
+    line = page.driver.execute_script("return document.querySelector('.CodeMirror').CodeMirror.getCursor().line")
+    check(line == 3, "a click on a source line puts the editor's cursor on it")
+    page.shot("machine_code.png")
 
 
 def device_flow(page, url):
@@ -191,6 +235,7 @@ def device_flow(page, url):
     check(verdict in ("no_device", "accepted"), f"Run shows the verdict ({verdict})")
     check(compiled.startswith("compile: ok"), f"Run shows the compile result ({compiled})")
     page.shot("problem.png")
+    machine_code_flow(page)
     page.find("#report-profile").click()
     heading = page.find("#report h3", JUDGING_S).text
     check(heading.startswith("profile (exit "), f"Profile shows what gpujudge profile said ({heading})")
@@ -207,6 +252,9 @@ def device_flow(page, url):
     attempts = driver.find_elements(By.CSS_SELECTOR, "#attempts tbody tr:not(.source)")
     check(len(attempts) == 2, "both attempts are in the problem's history")
     page.shot("compile_error.png")
+    kind, text = page.machine_code("ptx")
+    check(kind == "ptx" and "compile: failed" in text and "expected a \";\"" in page.find("#asm pre.diagnostics").text,
+          "the machine code of a source that does not compile: the compile error, as a message")
 
 
 def language_flow(page):
@@ -220,6 +268,7 @@ def language_flow(page):
           "PyTorch loads the problem's Python starter (init --lang pytorch's)")
     keywords = [k.text for k in driver.find_elements(By.CSS_SELECTOR, ".CodeMirror .cm-keyword")]
     check("def" in keywords and "import" in keywords, "highlighted as Python")
+    check(not driver.find_element(By.ID, "machine-code-open").is_displayed(), "Machine code is CUDA's alone")
     page.type_source(PYTORCH_SUM)
     page.pick_language("CUDA")
     check(page.editor_text() == cuda_draft, "back in CUDA, the CUDA draft as it was")
@@ -258,6 +307,8 @@ def host_flow(page, url, fixtures):
           "every test passed, the benchmark's too")
     check(page.find("#timing").text.count("accepted") >= 1, "the timing table is shown")
     page.shot("result.png")
+    check(not driver.find_element(By.ID, "machine-code-open").is_displayed(),
+          "no Machine code on the host backend, whose CUDA drafts are C++ fakes")
     driver.find_element(By.LINK_TEXT, "History").click()
     page.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#all-attempts tbody tr:not(.source)")) == 2)
     check("tiny_sum" in page.find("#bests").text, "History lists the attempts and the personal best")

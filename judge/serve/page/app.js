@@ -139,6 +139,7 @@ function showSource(editing) {
   editor().setOption("mode", kModes[editing.language] || kModes.cuda);
   editor().setValue(editing.source);
   editor().refresh();
+  document.dispatchEvent(new CustomEvent("gpujudge:language", {detail: editing.language}));
 }
 
 // The picker: the draft being typed is saved to its own language first; then the other language's
