@@ -1,10 +1,15 @@
 // `gpujudge serve` as scripts use it: the HTTP API of a server started as a user starts it, each
 // test with a server (on a free port) and a history of its own. Without a GPU, run and submit end
 // in no_device with the compile result; the host backend judges C++ fakes to the other verdicts.
+#include "base/content_hash.hpp"
 #include "base/exit_codes.hpp"
+#include "base/user_errors.hpp"
+#include "catalog/starter.hpp"
 #include "grade/gradebook.hpp"
 #include "process/child_process.hpp"
 #include "serve/page_assets.hpp"
+#include "toolkit/programs.hpp"
+#include "toolkit/python_probe.hpp"
 
 #include <httplib.h>
 #include <catch2/catch.hpp>
@@ -33,15 +38,17 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 // A `gpujudge serve --port 0` of its own: a history folder of its own (emptied first), the shared
-// test cache for compiled libraries, its URL read from what it prints.
+// test cache for compiled libraries, more of its environment where given, its URL read from what it prints.
 class served {
 public:
-    served(const std::string& name, const std::vector<std::string>& args)
+    served(const std::string& name, const std::vector<std::string>& args, const std::vector<std::string>& env = {})
         : data_(std::filesystem::path(GPUJUDGE_TEST_CACHE) / ("serve-" + name)), output_(data_ / "server.log") {
         std::filesystem::remove_all(data_);
         std::filesystem::create_directories(data_);
         std::vector<std::string> argv = {"env", "GPUJUDGE_DATA_DIR=" + data_.string(),
-                                         "GPUJUDGE_CACHE_DIR=" GPUJUDGE_TEST_CACHE, GPUJUDGE_BIN_DIR "/gpujudge"};
+                                         "GPUJUDGE_CACHE_DIR=" GPUJUDGE_TEST_CACHE};
+        argv.insert(argv.end(), env.begin(), env.end());
+        argv.push_back(GPUJUDGE_BIN_DIR "/gpujudge");
         argv.insert(argv.end(), args.begin(), args.end());
         spawn_options options;
         options.output_file = output_;
@@ -125,6 +132,37 @@ const event& last_event(const std::vector<event>& events) {
 
 httplib::Result post_source(httplib::Client& client, const std::string& path, const std::string& source) {
     return client.Post(path.c_str(), nlohmann::json{{"source", source}}.dump(), "application/json");
+}
+
+httplib::Result post_json(httplib::Client& client, const std::string& path, const nlohmann::json& body) {
+    return client.Post(path.c_str(), body.dump(), "application/json");
+}
+
+// An error reply's status and code; its message.
+std::string error_message(const httplib::Result& result, int status, const std::string& error) {
+    REQUIRE(result);
+    INFO(result->body);
+    CHECK(result->status == status);
+    const auto json = nlohmann::json::parse(result->body);
+    CHECK(json.at("error") == error);
+    return json.at("message").get<std::string>();
+}
+
+// Where the server keeps `text` as a source of `slug` in a language with that extension (source_store.hpp).
+std::filesystem::path kept_path(const served& server, const std::string& slug, const std::string& text,
+                                const std::string& extension) {
+    return server.data_dir() / "serve" / "sources" / slug / (content_hash({text}).substr(0, 16) + extension);
+}
+
+// Whether the judge finds a Python with torch here (python_probe.hpp): without one, Python solutions
+// end in its exit-13 message, which the tests then check instead.
+std::optional<std::string> python_missing() {
+    try {
+        find_python();
+        return std::nullopt;
+    } catch (const environment_error& error) {
+        return std::string(error.what());
+    }
 }
 
 const std::string kWarpShuffle = GPUJUDGE_SOURCE_DIR "/solutions/reduction/warp_shuffle.cu";
@@ -487,4 +525,199 @@ TEST_CASE("serve gives a problem's path, and the page has the script that shows 
     const auto unknown = client.Get("/api/problems/no_such_problem/path");
     REQUIRE(unknown);
     CHECK(unknown->status == 404);
+}
+
+TEST_CASE("serve: a source to edit per language, its starter init's, and drafts kept per language",
+          "[serve][api][python]") {
+    const served server("languages", home_args());
+    auto client = server.client();
+    // A draft saved before the page had languages (drafts/<slug>.cu) is still the CUDA draft.
+    std::filesystem::create_directories(server.data_dir() / "serve" / "drafts");
+    std::ofstream(server.data_dir() / "serve" / "drafts" / "reduction.cu") << "// my old draft\n";
+    const auto problem = json_of(client.Get("/api/problems/reduction"));
+    CHECK(problem.at("languages") == nlohmann::json{"cuda", "pytorch", "triton"});
+    CHECK(problem.at("language") == "cuda");
+    CHECK(problem.at("source_from") == "draft");
+    CHECK(problem.at("source") == "// my old draft\n");
+    CHECK(problem.at("machine_code") == true);
+
+    const problem_spec spec = load_problem(GPUJUDGE_SOURCE_DIR "/problems/reduction");
+    for (const char* language : {"pytorch", "triton"}) {
+        INFO(language);
+        const auto editing =
+            json_of(client.Get((std::string("/api/problems/reduction/source?language=") + language).c_str()));
+        CHECK(editing.at("language") == language);
+        CHECK(editing.at("source_from") == "starter");
+        CHECK(editing.at("starter") == starter_source(spec, language));  // init --lang's, not a copy
+        CHECK(editing.at("source") == editing.at("starter"));
+    }
+    const auto saved =
+        client.Put("/api/problems/reduction/draft",
+                   nlohmann::json{{"source", "# my torch\n"}, {"language", "pytorch"}}.dump(), "application/json");
+    REQUIRE(saved);
+    CHECK(saved->status == 204);
+    CHECK(file_text(server.data_dir() / "serve" / "drafts" / "reduction.pytorch.py") == "# my torch\n");
+    const auto pytorch = json_of(client.Get("/api/problems/reduction/source?language=pytorch"));
+    CHECK(pytorch.at("source") == "# my torch\n");
+    CHECK(pytorch.at("source_from") == "draft");
+    CHECK(json_of(client.Get("/api/problems/reduction/source?language=cuda")).at("source") == "// my old draft\n");
+    CHECK(json_of(client.Get("/api/problems/reduction/source?language=triton")).at("source_from") == "starter");
+    CHECK(json_of(client.Get("/api/problems/reduction/source")).at("language") == "cuda");  // none named
+    // The page opens the problem in the language written last.
+    const auto reopened = json_of(client.Get("/api/problems/reduction"));
+    CHECK(reopened.at("language") == "pytorch");
+    CHECK(reopened.at("source") == "# my torch\n");
+
+    // A language off the list names no file: refused before anything is written.
+    const std::string refused = "'language' must be one of: cuda, pytorch, triton";
+    CHECK(error_message(client.Get("/api/problems/reduction/source?language=..%2Fetc"), 400, "bad_request") == refused);
+    CHECK(error_message(client.Put("/api/problems/reduction/draft",
+                                   nlohmann::json{{"source", "x"}, {"language", "rust"}}.dump(), "application/json"),
+                        400, "bad_request") == refused);
+    CHECK(error_message(post_json(client, "/api/problems/reduction/run", {{"source", "x"}, {"language", ".sh"}}), 400,
+                        "bad_request") == refused);
+    CHECK_FALSE(std::filesystem::exists(server.data_dir() / "serve" / "sources"));
+    CHECK(std::distance(std::filesystem::directory_iterator(server.data_dir() / "serve" / "drafts"),
+                        std::filesystem::directory_iterator()) == 2);
+}
+
+TEST_CASE("serve keeps a Python source as .py and judges it, or says what the judge lacks for it",
+          "[serve][api][python]") {
+    const std::string correct = file_text(kFixtures + "/python_solutions/correct.py");
+    SECTION("no Python with torch: the judge's own message, exit 13's, as an error event") {
+        const served server("python-missing", host_args(), {"GPUJUDGE_PYTHON=/nonexistent/python3"});
+        auto client = server.client();
+        const auto events =
+            events_of(post_json(client, "/api/problems/tiny_sum/run", {{"source", correct}, {"language", "pytorch"}}));
+        const auto& last = last_event(events);
+        CHECK(last.name == "error");
+        CHECK(last.data.at("error") == "environment");
+        CHECK(last.data.at("message") ==
+              "/nonexistent/python3 has no torch, which Python solutions need: install PyTorch for it (Debian: "
+              "python3-torch; pip install torch), or set GPUJUDGE_PYTHON to a python3 that has it");
+        CHECK(std::filesystem::exists(kept_path(server, "tiny_sum", correct, ".py")));
+        CHECK(json_of(client.Get("/api/problems")).at(0).at("slug") == "tiny_sum");  // still serving
+    }
+    SECTION("on the host backend, with the Python found here") {
+        const served server("python", host_args());
+        auto client = server.client();
+        const auto judged = last_event(
+            events_of(post_json(client, "/api/problems/tiny_sum/run", {{"source", correct}, {"language", "pytorch"}})));
+        if (const auto missing = python_missing()) {
+            WARN("no Python with torch here: the Python verdicts are not checked, only its message: " << *missing);
+            CHECK(judged.name == "error");
+            CHECK(judged.data.at("message") == *missing);
+            return;
+        }
+        REQUIRE(judged.name == "result");
+        CHECK(judged.data.at("verdict") == "accepted");
+        CHECK(judged.data.at("source") == kept_path(server, "tiny_sum", correct, ".py").string());
+        // A syntax error is a compile error marked at its line in the file the server kept.
+        const auto broken = last_event(events_of(post_json(
+            client, "/api/problems/tiny_sum/run",
+            {{"source", file_text(kFixtures + "/python_solutions/syntax_error.py")}, {"language", "pytorch"}})));
+        CHECK(broken.data.at("verdict") == "compile_error");
+        CHECK(broken.data.at("compile").at("markers") ==
+              nlohmann::json::array(
+                  {{{"line", 6}, {"severity", "error"}, {"message", "SyntaxError: '(' was never closed"}}}));
+        const auto history = json_of(client.Get("/api/history?problem=tiny_sum"));
+        REQUIRE(history.at("attempts").size() == 2);
+        CHECK(history.at("attempts").at(1).at("language") == "pytorch");
+        // With no draft, the problem opens in the language of the last attempt, with its source.
+        const auto problem = json_of(client.Get("/api/problems/tiny_sum"));
+        CHECK(problem.at("language") == "pytorch");
+        CHECK(problem.at("source_from") == "last attempt");
+        CHECK(problem.at("machine_code") == false);  // the host backend's CUDA drafts are C++ fakes
+    }
+}
+
+TEST_CASE("serve shows a CUDA source's machine code as asm --json does: PTX through nvcc", "[serve][api][asm]") {
+    const served server("asm-ptx", home_args());
+    auto client = server.client();
+    const std::string source = file_text(GPUJUDGE_SOURCE_DIR "/solutions/reduction/vectorized_float4.cu");
+    const auto ptx = json_of(post_json(client, "/api/problems/reduction/asm", {{"source", source}, {"kind", "ptx"}}));
+    const std::string kept = kept_path(server, "reduction", source, ".cu").string();
+    CHECK(ptx.at("kind") == "ptx");
+    CHECK(ptx.at("tool") == "nvcc -ptx");
+    CHECK(ptx.at("source") == kept);
+    CHECK(ptx.at("arch").get<std::string>().rfind("sm_", 0) == 0);
+    CHECK(ptx.at("compile").at("ok") == true);
+    REQUIRE(ptx.at("kernels").size() == 1);
+    CHECK(ptx.at("kernels").at(0).at("name") ==
+          "(anonymous namespace)::reduce_float4_kernel(float4 const*, float const*, float*, int)");
+    bool found = false;
+    for (const auto& block : ptx.at("kernels").at(0).at("blocks"))
+        if (block.at("line") == 48) {
+            found = true;
+            CHECK(block.at("file") == kept);
+            CHECK(contains(block.at("source"), "__ldcs(input4 + v + u * kThreads)"));
+            CHECK(contains(block.at("code").dump(), "ld.global.cs.v4.f32"));
+        }
+    CHECK(found);
+
+    const std::string wrong = file_text(GPUJUDGE_SOURCE_DIR "/solutions/dot_product/warp_shuffle.cu");
+    const auto failed = json_of(post_json(client, "/api/problems/reduction/asm", {{"source", wrong}, {"kind", "ptx"}}));
+    CHECK(failed.at("compile").at("ok") == false);
+    CHECK(contains(failed.at("compile").at("diagnostics"), "The expected signature is:"));
+    CHECK(failed.at("kernels") == nlohmann::json::array());
+
+    CHECK(error_message(post_json(client, "/api/problems/reduction/asm", {{"source", source}, {"kind", "cubin"}}), 400,
+                        "bad_request") == "'kind' must be one of: sass, ptx");
+    const std::string python = file_text(GPUJUDGE_SOURCE_DIR "/solutions/reduction/pytorch.py");
+    CHECK(error_message(post_json(client, "/api/problems/reduction/asm",
+                                  {{"source", python}, {"language", "pytorch"}, {"kind", "ptx"}}),
+                        400, "bad_request") ==
+          kept_path(server, "reduction", python, ".py").string() +
+              ": asm shows the SASS and PTX of CUDA sources (.cu); a Python solution's kernels are compiled by "
+              "PyTorch or Triton when it runs, and are not offered");
+}
+
+TEST_CASE("serve shows a CUDA source's SASS where nvdisasm is found, else the toolkit lookup's message",
+          "[serve][api][asm]") {
+    const served server("asm-sass", home_args());
+    auto client = server.client();
+    const std::string source = file_text(kWarpShuffle);
+    const auto reply =
+        client.Post("/api/problems/reduction/asm", nlohmann::json{{"source", source}}.dump(), "application/json");
+    if (!locate_toolkit_program("nvdisasm")) {
+        WARN("nvdisasm not found here: SASS through the API is checked with the stand-in (next test) and its message");
+        CHECK(error_message(reply, 500, "environment") ==
+              missing_toolkit_program_message("nvdisasm", toolkit_search::from_environment()));
+        return;
+    }
+    const auto sass = json_of(reply);
+    CHECK(sass.at("kind") == "sass");
+    CHECK(sass.at("tool") == "nvdisasm");
+    REQUIRE_FALSE(sass.at("kernels").empty());
+    CHECK(contains(sass.at("kernels").dump(), "SHFL.DOWN"));
+}
+
+TEST_CASE("serve's SASS through the stand-in nvdisasm, on every machine", "[serve][api][asm]") {
+    // tests/fixtures/disasm/bin/nvdisasm checks that it gets nvcc's cubin of reduce_float4_kernel, and
+    // prints the canned listing with the kept file's path in it.
+    const std::string source = file_text(GPUJUDGE_SOURCE_DIR "/solutions/reduction/vectorized_float4.cu");
+    const std::string kept = (std::filesystem::path(GPUJUDGE_TEST_CACHE) / "serve-asm-stand-in" / "serve" / "sources" /
+                              "reduction" / (content_hash({source}).substr(0, 16) + ".cu"))
+                                 .string();
+    const char* path = std::getenv("PATH");
+    const served server(
+        "asm-stand-in", home_args(),
+        {"PATH=" + kFixtures + "/disasm/bin:" + (path ? path : "/usr/bin:/bin"), "FAKE_NVDISASM_SOURCE=" + kept});
+    auto client = server.client();
+    const auto sass = json_of(post_json(client, "/api/problems/reduction/asm", {{"source", source}, {"kind", "sass"}}));
+    CHECK(sass.at("kind") == "sass");
+    CHECK(sass.at("source") == kept);
+    std::vector<std::string> names;
+    for (const auto& kernel : sass.at("kernels")) names.push_back(kernel.at("name"));
+    CHECK(std::count(names.begin(), names.end(),
+                     "(anonymous namespace)::reduce_float4_kernel(float4 const*, float const*, float*, int)") == 1);
+    CHECK(contains(sass.at("kernels").dump(), "LDG.E.EF.128 R4, desc[UR6][R8.64] ;"));
+}
+
+TEST_CASE("serve on the host backend offers no machine code: its CUDA drafts are C++ fakes", "[serve][api][asm]") {
+    const served server("asm-host", host_args());
+    auto client = server.client();
+    CHECK(error_message(post_json(client, "/api/problems/tiny_sum/asm", {{"source", "x"}, {"kind", "ptx"}}), 400,
+                        "bad_request") ==
+          "the machine code is a CUDA source's: this server judges C++ fakes (--backend host)");
 }

@@ -1,13 +1,19 @@
 // The server's parts without a server: who may ask, which lines the compiler blamed, the queue, the
-// reports of other commands.
+// reports of other commands, the languages a request may name and where each language's sources are kept.
+#include "base/temp_dir.hpp"
+#include "catalog/starter.hpp"
 #include "serve/access_policy.hpp"
 #include "serve/api/api_error.hpp"
+#include "serve/api/catalog_json.hpp"
 #include "serve/api/compile_markers.hpp"
+#include "serve/api/machine_code.hpp"
 #include "serve/api/report_commands.hpp"
 #include "serve/judge_queue.hpp"
+#include "serve/source_store.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <future>
 #include <thread>
 
@@ -37,6 +43,128 @@ TEST_CASE("compile markers: nvcc's and gcc's lines in the learner's file, not in
     CHECK(markers[4].line == 13);
     CHECK(markers[4].severity == "error");
     CHECK(compile_markers(diagnostics, "/elsewhere.cu").empty());
+}
+
+TEST_CASE("compile markers: a Python file's syntax error and the frames of its import's traceback", "[serve][python]") {
+    const std::string source = "/data/serve/sources/tiny_sum/0123.py";
+    const auto syntax =
+        compile_markers(source + ":6: SyntaxError: '(' was never closed\n  output[0] = input[:N].sum(\n", source);
+    REQUIRE(syntax.size() == 1);
+    CHECK(syntax[0].line == 6);
+    CHECK(syntax[0].severity == "error");
+    CHECK(syntax[0].message == "SyntaxError: '(' was never closed");
+    const std::string traceback =
+        "importing the file failed:\n"
+        "Traceback (most recent call last):\n"
+        "  File \"" +
+        source +
+        "\", line 2, in <module>\n"
+        "    import helper\n"
+        "  File \"/usr/lib/python3/dist-packages/helper.py\", line 9, in <module>\n"
+        "    raise ImportError\n"
+        "  File \"" +
+        source +
+        "\", line 5, in <module>\n"
+        "    x = undefined_name\n"
+        "NameError: name 'undefined_name' is not defined\n";
+    const auto frames = compile_markers(traceback, source);
+    REQUIRE(frames.size() == 2);  // the frames in the learner's file, not Python's own
+    CHECK(frames[0].line == 2);
+    CHECK(frames[1].line == 5);
+    for (const auto& frame : frames) {
+        CHECK(frame.severity == "error");
+        CHECK(frame.message == "NameError: name 'undefined_name' is not defined");
+    }
+    const auto warned = compile_markers(source + ":3: SyntaxWarning: invalid escape sequence '\\d'\n", source);
+    REQUIRE(warned.size() == 1);
+    CHECK(warned[0].severity == "warning");
+    // Python's forms are a Python file's alone: a .cu file's lines are read as nvcc's and gcc's only.
+    const std::string cuda = "/data/serve/sources/tiny_sum/0123.cu";
+    CHECK(compile_markers(cuda + ":6: SyntaxError: x\n  File \"" + cuda + "\", line 2, in <module>\nE: e\n", cuda)
+              .empty());
+    CHECK(compile_markers(traceback, "/elsewhere.py").empty());
+}
+
+TEST_CASE("languages: one fixed list, each with its extension and starter, and nothing else accepted",
+          "[serve][python]") {
+    CHECK(solution_languages() == std::vector<std::string>{"cuda", "pytorch", "triton"});
+    CHECK(requested_language(nullptr) == "cuda");  // a request from before the page had languages
+    CHECK(requested_language({{"source", "x"}}) == "cuda");
+    CHECK(requested_language({{"language", "triton"}}) == "triton");
+    for (const nlohmann::json& wrong :
+         {nlohmann::json("rust"), nlohmann::json("../../etc/passwd"), nlohmann::json("cuda/"), nlohmann::json(1),
+          nlohmann::json(nullptr), nlohmann::json::array({"cuda"})}) {
+        INFO(wrong.dump());
+        try {
+            requested_language({{"language", wrong}});
+            FAIL("a language off the list was accepted");
+        } catch (const api_error& error) {
+            CHECK(error.status() == 400);
+            CHECK(std::string(error.what()) == "'language' must be one of: cuda, pytorch, triton");
+        }
+    }
+    CHECK_FALSE(machine_code_request(nullptr).ptx);  // SASS, as `asm` shows by default
+    CHECK_FALSE(machine_code_request({{"kind", "sass"}}).ptx);
+    CHECK(machine_code_request({{"kind", "ptx"}}).ptx);
+    CHECK_THROWS_AS(machine_code_request({{"kind", "--ptx"}}), api_error);
+}
+
+TEST_CASE("the source store: each language's extension, a draft per problem and language, and the drafts of old",
+          "[serve][python]") {
+    const temp_dir work("store");
+    const source_store store(work.path(), ".cu");
+    CHECK(store.extension("cuda") == ".cu");
+    CHECK(store.extension("pytorch") == ".py");
+    CHECK(store.extension("triton") == ".py");
+    CHECK(source_store(work.path(), ".cpp").extension("cuda") == ".cpp");  // the host backend's C++ fakes
+    CHECK(source_store(work.path(), ".cpp").extension("pytorch") == ".py");
+    const auto kept = store.keep("tiny_sum", "pytorch", "def solve(input, output, N): pass\n");
+    CHECK(kept.parent_path() == work.path() / "sources" / "tiny_sum");
+    CHECK(kept.extension() == ".py");
+    CHECK(kept.stem().string().size() == 16);
+    CHECK(store.keep("tiny_sum", "cuda", "// x\n").extension() == ".cu");
+
+    CHECK_FALSE(store.last_draft_language("tiny_sum"));
+    // A draft saved before the page had languages: drafts/<slug>.cu, still the CUDA draft.
+    std::filesystem::create_directories(work.path() / "drafts");
+    std::ofstream(work.path() / "drafts" / "tiny_sum.cu") << "// from before\n";
+    CHECK(store.draft("tiny_sum", "cuda") == "// from before\n");
+    CHECK(store.last_draft_language("tiny_sum") == "cuda");
+    CHECK_FALSE(store.draft("tiny_sum", "pytorch"));
+    store.save_draft("tiny_sum", "pytorch", "# mine\n");
+    CHECK(std::filesystem::exists(work.path() / "drafts" / "tiny_sum.pytorch.py"));
+    CHECK(store.draft("tiny_sum", "pytorch") == "# mine\n");
+    CHECK_FALSE(store.draft("tiny_sum", "triton"));
+    CHECK(store.draft("tiny_sum", "cuda") == "// from before\n");
+    CHECK(store.last_draft_language("tiny_sum") == "pytorch");
+    store.save_draft("tiny_sum", "cuda", "// again\n");
+    CHECK(store.last_draft_language("tiny_sum") == "cuda");
+}
+
+TEST_CASE("the source to edit per language: its draft, else its starter, the one `init --lang` writes",
+          "[serve][python]") {
+    const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/problems/tiny_sum");
+    const temp_dir work("editing");
+    const source_store store(work.path(), ".cu");
+    for (const auto& language : solution_languages()) {
+        INFO(language);
+        const auto json = editing_json(spec, language, nullptr, store);
+        CHECK(json.at("language") == language);
+        CHECK(json.at("languages") == solution_languages());
+        CHECK(json.at("starter") == starter_source(spec, language));
+        CHECK(json.at("source") == json.at("starter"));
+        CHECK(json.at("source_from") == "starter");
+    }
+    CHECK(problem_json(spec, nullptr, store).at("language") == "cuda");  // no draft, no attempt
+    store.save_draft("tiny_sum", "triton", "import triton\n");
+    const auto triton = editing_json(spec, "triton", nullptr, store);
+    CHECK(triton.at("source") == "import triton\n");
+    CHECK(triton.at("source_from") == "draft");
+    CHECK(editing_json(spec, "pytorch", nullptr, store).at("source_from") == "starter");
+    const auto view = problem_json(spec, nullptr, store);  // opens in the language written last
+    CHECK(view.at("language") == "triton");
+    CHECK(view.at("source") == "import triton\n");
+    CHECK(view.at("title") == "Tiny Sum");
 }
 
 TEST_CASE("access on the loopback: the server's own host names, no token, and no other site's posts", "[serve]") {

@@ -124,3 +124,19 @@ TEST_CASE("Python starters have LeetGPU's signature and parse as Python, for eve
         }
     }
 }
+
+TEST_CASE("the languages init and the page offer: their extensions, and a file's language", "[init][python]") {
+    CHECK(solution_languages() == std::vector<std::string>{"cuda", "pytorch", "triton"});
+    CHECK(language_extension("cuda") == ".cu");
+    CHECK(language_extension("pytorch") == ".py");
+    CHECK(language_extension("triton") == ".py");
+    const temp_dir work("languages");
+    std::ofstream(work.path() / "torch_only.py") << "import torch\n\ndef solve(input, output, N):\n    pass\n";
+    std::ofstream(work.path() / "kernel.py") << "import torch\nimport triton.language as tl\n";
+    CHECK(language_of_source(work.path() / "torch_only.py") == "pytorch");
+    CHECK(language_of_source(work.path() / "kernel.py") == "triton");
+    CHECK(language_of_source(work.path() / "mine.cu") == "cuda");
+    CHECK(language_of_source(work.path() / "fake.cpp") == "cuda");  // the host backend's stand-in for CUDA
+    CHECK(language_of_source(GPUJUDGE_SOURCE_DIR "/solutions/reduction/triton.py") == "triton");
+    CHECK(language_of_source(GPUJUDGE_SOURCE_DIR "/solutions/reduction/pytorch.py") == "pytorch");
+}

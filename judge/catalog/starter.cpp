@@ -1,5 +1,7 @@
 #include "catalog/starter.hpp"
 
+#include "toolkit/python_probe.hpp"
+
 #include <fmt/format.h>
 
 #include <cctype>
@@ -114,6 +116,20 @@ std::string starter_source(const problem_spec& spec, const std::string& language
     if (language == "pytorch") return pytorch_starter(spec);
     if (language == "triton") return triton_starter(spec);
     return starter_source(spec);
+}
+
+const std::vector<std::string>& solution_languages() {
+    static const std::vector<std::string> languages = {"cuda", "pytorch", "triton"};
+    return languages;
+}
+
+std::string language_extension(const std::string& language) {
+    return language == "cuda" ? ".cu" : ".py";
+}
+
+std::string language_of_source(const std::filesystem::path& source) {
+    if (!is_python_source(source)) return "cuda";
+    return imports_triton(source) ? "triton" : "pytorch";
 }
 
 std::optional<std::string> launch_size_scalar(const problem_spec& spec) {

@@ -3,8 +3,10 @@
 // problem's parameters, its launch from solve, and the judge's conventions in a comment.
 #include "problem_spec.hpp"
 
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gpujudge {
 
@@ -19,5 +21,17 @@ std::string starter_source(const problem_spec& spec);
 // The starter in `language`: "cuda" (the one above), "pytorch" (solve's Python signature and a body
 // to fill) or "triton" (a @triton.jit kernel stub and its launch, as LeetGPU's Python starters).
 std::string starter_source(const problem_spec& spec, const std::string& language);
+
+// The languages a solution may be written in, as `init --lang` and the page's picker name them: "cuda",
+// "pytorch", "triton". The one list: anything else a user or a request names is refused against it.
+const std::vector<std::string>& solution_languages();
+
+// The file extension of a solution in `language`, one of solution_languages(): ".cu", or ".py" for both
+// Python languages.
+std::string language_extension(const std::string& language);
+
+// The language a solution file is written in: cuda for any file but a .py; a .py is triton when it imports
+// triton, else pytorch.
+std::string language_of_source(const std::filesystem::path& source);
 
 }  // namespace gpujudge

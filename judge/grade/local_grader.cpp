@@ -4,6 +4,7 @@
 #include "bench/timing.hpp"
 #include "grade/grade_reports.hpp"
 #include "judging/modes.hpp"
+#include "judging/submission.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -111,9 +112,7 @@ private:
 // default; a wrong guess costs the worker one more compile, never a wrong library.
 compiler_settings precompile_settings(const judge_context& base) {
     compiler_settings settings = base.compiler;
-    std::ifstream file(settings.cache_dir / "last-arch");
-    std::string arch;
-    if (file >> arch && !arch.empty()) settings.arch = arch;
+    if (const std::string arch = last_seen_arch(settings); !arch.empty()) settings.arch = arch;
     return settings;
 }
 

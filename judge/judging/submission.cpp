@@ -235,22 +235,15 @@ bool load_submission(runner_session& session, judgement& result) {
 // nvcc needs the GPU's architecture, which the runner reports once it has opened the device (a
 // quarter of a second). The last one seen is the guess to start compiling with; a wrong guess
 // (another GPU, or a file the submission rewrote) costs a second compile, never a wrong library.
-std::filesystem::path arch_file(const judge_context& context) {
-    return context.compiler.cache_dir / "last-arch";
-}
-
-std::string guessed_arch(const judge_context& context) {
-    std::ifstream file(arch_file(context));
-    std::string arch;
-    file >> arch;
-    return arch;
+std::filesystem::path arch_file(const compiler_settings& compiler) {
+    return compiler.cache_dir / "last-arch";
 }
 
 compile_result compile_for_device(const problem_spec& spec, const std::filesystem::path& source,
                                   runner_session& session, judge_context& context, judgement& result) {
     phase_timings& timings = context.timings;
     std::optional<compile_result> compiled;
-    const std::string guess = guessed_arch(context);
+    const std::string guess = last_seen_arch(context.compiler);
     if (!guess.empty()) {
         context.compiler.arch = guess;
         compiled = timings.measure("compile", [&] { return compile_solution(spec, source, context.compiler); });
@@ -259,7 +252,7 @@ compile_result compile_for_device(const problem_spec& spec, const std::filesyste
     result.no_device = session.no_device();
     if (result.device && result.device->arch != guess) {
         context.compiler.arch = result.device->arch;
-        std::ofstream(arch_file(context)) << result.device->arch << "\n";
+        std::ofstream(arch_file(context.compiler)) << result.device->arch << "\n";
         compiled.reset();
     }
     if (!compiled)
@@ -317,6 +310,13 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
 }
 
 }  // namespace
+
+std::string last_seen_arch(const compiler_settings& compiler) {
+    std::ifstream file(arch_file(compiler));
+    std::string arch;
+    file >> arch;
+    return arch;
+}
 
 judgement judge_submission(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options,
                            judge_context& context) {

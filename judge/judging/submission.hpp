@@ -53,6 +53,10 @@ struct judgement {
 judgement judge_submission(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options,
                            judge_context& context);
 
+// The GPU architecture the judge last saw (kept in the compile cache as it judges, nvcc's first guess the
+// next time); empty before any judgement had a device.
+std::string last_seen_arch(const compiler_settings& compiler);
+
 // The one decision: compile, device, the first failed test, then the first failed timed run.
 void decide(judgement& result);
 

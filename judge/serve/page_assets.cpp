@@ -20,11 +20,13 @@ const asset_file kAssets[] = {
     {"/page/app.js", "app.js", nullptr},
     {"/page/cuda.js", "cuda.js", nullptr},
     {"/page/leaderboard.js", "leaderboard.js", nullptr},
+    {"/page/machine_code.js", "machine_code.js", nullptr},
     {"/page/path.js", "path.js", nullptr},
     {"/page/style.css", "style.css", nullptr},
     {"/vendor/codemirror.js", "codemirror/lib/codemirror.js", "libjs-codemirror"},
     {"/vendor/codemirror.css", "codemirror/lib/codemirror.css", "libjs-codemirror"},
     {"/vendor/clike.js", "codemirror/mode/clike/clike.js", "libjs-codemirror"},
+    {"/vendor/python.js", "codemirror/mode/python/python.js", "libjs-codemirror"},
     {"/vendor/matchbrackets.js", "codemirror/addon/edit/matchbrackets.js", "libjs-codemirror"},
     {"/vendor/marked.js", "marked/marked.min.js", "libjs-marked"},
 };

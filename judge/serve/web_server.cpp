@@ -4,6 +4,7 @@
 #include "catalog/catalog.hpp"
 #include "history/json.hpp"
 #include "judging/modes.hpp"
+#include "judging/submission.hpp"
 #include "path/learning_path.hpp"
 #include "report/judgement.hpp"
 #include "serve/access_policy.hpp"
@@ -11,6 +12,7 @@
 #include "serve/api/catalog_json.hpp"
 #include "serve/api/compile_markers.hpp"
 #include "serve/api/leaderboard_api.hpp"
+#include "serve/api/machine_code.hpp"
 #include "serve/api/report_commands.hpp"
 #include "serve/judge_queue.hpp"
 #include "serve/page_assets.hpp"
@@ -69,6 +71,14 @@ std::string source_of(const httplib::Request& req, nlohmann::json& request) {
     }
     if (text.empty()) throw api_error(400, "bad_request", "the source is empty");
     return text;
+}
+
+// The language a request names: its JSON object's "language", else its ?language=; "cuda" when neither.
+// Checked against the fixed list (requested_language): it picks a file's extension, and nothing else.
+std::string language_of(const httplib::Request& req, const nlohmann::json& body) {
+    if (body.is_object() && body.contains("language")) return requested_language(body);
+    if (req.has_param("language")) return requested_language({{"language", req.get_param_value("language")}});
+    return "cuda";
 }
 
 // Writes the stream's events as they come, a comment line every 10 s while none does (so that a
@@ -150,6 +160,7 @@ private:
     judge_work judging(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options);
     void judge_route(const httplib::Request& req, httplib::Response& res, bool submit);
     void report_route(const httplib::Request& req, httplib::Response& res, const std::string& name);
+    void asm_route(const httplib::Request& req, httplib::Response& res) const;
     void serve_asset(const httplib::Request& req, httplib::Response& res) const;
     nlohmann::json server_json() const;
 
@@ -188,7 +199,8 @@ judge_work web_server::judging(const problem_spec& spec, const std::filesystem::
     };
 }
 
-// A POST on /api/problems/<slug>/...: its problem, and its source kept under the server's name for it.
+// A POST on /api/problems/<slug>/...: its problem, and its source kept under the server's name for it,
+// with its language's extension.
 struct web_server::posted_source {
     problem_spec spec;
     std::filesystem::path source;
@@ -197,7 +209,8 @@ struct web_server::posted_source {
 
 web_server::posted_source web_server::accept(const httplib::Request& req) const {
     posted_source request{load(req.matches[1]), {}, nullptr};
-    request.source = store_.keep(request.spec.slug, source_of(req, request.body));
+    const std::string text = source_of(req, request.body);
+    request.source = store_.keep(request.spec.slug, language_of(req, request.body), text);
     return request;
 }
 
@@ -218,6 +231,19 @@ void web_server::report_route(const httplib::Request& req, httplib::Response& re
     stream_events(res, queue_.enqueue([name, argv](const progress_hook&) {
         return run_report(name, argv, std::chrono::minutes(30));
     }));
+}
+
+// Compiled for the GPU the judge last saw, else nvcc's default (sm_90): the page asks no device. On the host
+// backend a CUDA draft is one of the judge's C++ fakes, which has no machine code to show.
+void web_server::asm_route(const httplib::Request& req, httplib::Response& res) const {
+    if (judge_.runner.backend == runner_backend::host)
+        throw api_error(400, "bad_request",
+                        "the machine code is a CUDA source's: this server judges C++ fakes (--backend host)");
+    const posted_source request = accept(req);
+    const asm_request code = machine_code_request(request.body);
+    compiler_settings compiler = judge_.compiler;
+    if (const std::string arch = last_seen_arch(compiler); !arch.empty()) compiler.arch = arch;
+    reply_json(res, 200, machine_code_json(request.spec, request.source, code, compiler));
 }
 
 void web_server::serve_asset(const httplib::Request& req, httplib::Response& res) const {
@@ -246,6 +272,8 @@ void web_server::route() {
                   nlohmann::json json = problem_json(load(req.matches[1]), results.get(), store_);
                   json["reports"] = settings_.reports;
                   json["sanitizer_tools"] = sanitizer_tools();  // the page offers these, as `sanitize` does
+                  // The Machine code panel (asm): CUDA's, which the host backend's C++ fakes are not.
+                  json["machine_code"] = judge_.runner.backend != runner_backend::host;
                   reply_json(res, 200, json);
               }));
     http_.Get("/api/problems/" + kSlug + "/path", guarded([this](const httplib::Request& req, httplib::Response& res) {
@@ -253,15 +281,25 @@ void web_server::route() {
                   const measurements measured = load_measurements(default_measurements_path(judge_.home));
                   reply_json(res, 200, path_json(build_path(judge_.home, spec, measured)));
               }));
+    http_.Get("/api/problems/" + kSlug + "/source",
+              guarded([this](const httplib::Request& req, httplib::Response& res) {
+                  const auto results = open_results();
+                  const problem_spec spec = load(req.matches[1]);
+                  reply_json(res, 200, editing_json(spec, language_of(req, nullptr), results.get(), store_));
+              }));
     http_.Put("/api/problems/" + kSlug + "/draft", guarded([this](const httplib::Request& req, httplib::Response& res) {
                   nlohmann::json request;
-                  store_.save_draft(load(req.matches[1]).slug, source_of(req, request));
+                  const std::string slug = load(req.matches[1]).slug;
+                  const std::string text = source_of(req, request);
+                  store_.save_draft(slug, language_of(req, request), text);
                   res.status = 204;
               }));
     http_.Post("/api/problems/" + kSlug + "/run",
                guarded([this](const httplib::Request& req, httplib::Response& res) { judge_route(req, res, false); }));
     http_.Post("/api/problems/" + kSlug + "/submit",
                guarded([this](const httplib::Request& req, httplib::Response& res) { judge_route(req, res, true); }));
+    http_.Post("/api/problems/" + kSlug + "/asm",
+               guarded([this](const httplib::Request& req, httplib::Response& res) { asm_route(req, res); }));
     for (const std::string& name : settings_.reports)
         http_.Post("/api/problems/" + kSlug + "/" + name,
                    guarded([this, name](const httplib::Request& req, httplib::Response& res) {

@@ -3,11 +3,16 @@
 //   GET  /api/problems                      the list: slug, title, difficulty, personal best
 //   GET  /api/problems/<slug>               one problem's view, its starter and the source to edit
 //   GET  /api/problems/<slug>/path          its steps, naive to fastest, with the H100's figures (`path --json`)
-//   PUT  /api/problems/<slug>/draft         keeps the source being edited (the body, or {"source"})
-//   POST /api/problems/<slug>/run           judges the source (the body, or {"source"}) as `run` does;
+//   GET  /api/problems/<slug>/source?language=cuda|pytorch|triton
+//                                           the source to edit in that language (draft, last attempt or starter)
+//   PUT  /api/problems/<slug>/draft         keeps the source being edited (the body, or {"source", "language"})
+//   POST /api/problems/<slug>/run           judges the source (the body, or {"source", "language"}) as `run`
 //   POST /api/problems/<slug>/submit        ... as `submit` does; both answer with server-sent events:
 //                                           queued, started, progress..., then result (or error)
 //   POST /api/problems/<slug>/<report>      profile or sanitize, where this binary has the command
+//   POST /api/problems/<slug>/asm           the CUDA source's SASS or PTX ({"source", "kind"}), `asm --json`'s object
+// A request's language (a JSON "language" or ?language=, CUDA when it names none) is one of the fixed list
+// (catalog/starter.hpp): it picks the extension the source is kept with, .cu or .py.
 //   GET  /api/history[?problem=<slug>]      every attempt with its source, and the personal bests
 //   GET  /api/server                        version, backend, the reports offered, the queue
 //   GET  /api/leaderboard                   a grade's leaderboards, from its gradebook (leaderboard_api.hpp)

@@ -1,17 +1,20 @@
 #!/usr/bin/python3
 """The page end to end in headless Chromium (Debian's chromium, chromium-driver and
 python3-selenium): open the list, open a problem, type a solution, click Run and see the verdict;
+see its machine code (SASS where nvdisasm is found, else the toolkit's message; PTX through nvcc);
 type a compile error and see its line marked; reload and find the draft; ask for the profile
-report and see it; then, on the host backend
+report and see it; pick PyTorch, see its starter, type, switch to CUDA and back and find each
+draft, reload into PyTorch, and Run it on a server whose Python has no torch (the judge's own
+message); then, on the host backend
 (C++ fakes judged without a GPU), Submit a correct and Run a wrong solution and see the tests and
-the timing table; grade a small class and see its Leaderboard; beside a PyTorch one-liner (where
-this Python has torch), see × torch next to × baseline. Without a GPU the Run on the device
-ends in no_device with the file compiled.
+the timing table; Run a PyTorch solution (CPU torch) and see its verdict; grade a small class and
+see its Leaderboard; beside a PyTorch one-liner (where this Python has torch), see × torch next
+to × baseline. Without a GPU the Run on the device ends in no_device with the file compiled.
 
   page_test.py GPUJUDGE SOURCE_DIR [--screenshots DIR]
 
---screenshots writes list.png, problem.png, compile_error.png, result.png, wrong_answer.png and
-leaderboard.png
+--screenshots writes list.png, problem.png, machine_code.png, compile_error.png, python.png,
+result.png, wrong_answer.png and leaderboard.png
 (the README's pictures). Fails, saying what is missing, without chromium or selenium.
 """
 import argparse
@@ -29,7 +32,7 @@ try:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support import expected_conditions as seen
-    from selenium.webdriver.support.ui import WebDriverWait
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 except ImportError as error:
     sys.exit(f"page_test: {error}: install python3-selenium (./gpujudge installs it)")
 
@@ -59,11 +62,23 @@ sum_kernel<<<1, 1>>>(input, output, N);
 """
 
 
+# A learner's PyTorch solution of Reduction, typed after the starter has been cleared.
+PYTORCH_SUM = """import torch
+
+
+def solve(input: torch.Tensor, output: torch.Tensor, N: int):
+output.copy_(input[:N].sum().unsqueeze(0))
+"""
+
+# The device server's Python: none, so that a Python Run gets the judge's own message (exit 13).
+NO_PYTHON = "/nonexistent/python3"
+
+
 class Server:
     """`gpujudge serve --port 0` with a history of its own; its URL read from what it prints."""
 
-    def __init__(self, gpujudge, args, data_dir):
-        env = dict(os.environ, GPUJUDGE_DATA_DIR=data_dir)
+    def __init__(self, gpujudge, args, data_dir, env_more=None):
+        env = dict(os.environ, GPUJUDGE_DATA_DIR=data_dir, **(env_more or {}))
         self.process = subprocess.Popen([gpujudge] + args + ["serve", "--port", "0"], stdout=subprocess.PIPE,
                                         text=True, env=env)
         for line in self.process.stdout:
@@ -114,6 +129,24 @@ class Page:
         area.send_keys(text)
         self.wait(lambda d: self.driver.find_element(By.ID, "saved").text == "saved")
 
+    def pick_language(self, name):
+        """Picks a language in the picker, and waits for the editor to hold that language's source."""
+        Select(self.find("#language")).select_by_visible_text(name)
+        mode = "python" if name in ("PyTorch", "Triton") else "text/x-cuda"
+        self.wait(lambda d: d.execute_script(
+            "return document.querySelector('.CodeMirror').CodeMirror.getOption('mode')") == mode)
+
+    def machine_code(self, kind):
+        """Opens the Machine code panel on SASS or PTX; the listing's description, or the error shown."""
+        if not self.driver.find_element(By.ID, "machine-code").is_displayed():
+            self.find("#machine-code-open").click()
+        self.find(f"#asm-{kind}").click()
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#asm-what, #asm-error"), JUDGING_S)
+        self.wait(lambda d: d.find_element(By.ID, "asm-status").text == "", JUDGING_S)
+        found = self.driver.find_elements(By.CSS_SELECTOR, "#asm-what")
+        return (found[0].get_attribute("data-kind"), found[0].text) if found else \
+            ("error", self.driver.find_element(By.ID, "asm-error").text)
+
     def judge(self, button):
         self.driver.find_element(By.ID, button).click()
         verdict = self.find("#verdict", JUDGING_S)
@@ -129,6 +162,53 @@ def check(condition, message):
     if not condition:
         raise AssertionError(message)
     print(f"ok: {message}")
+
+
+def nvdisasm_found():
+    """Whether gpujudge finds nvdisasm, looked for where it looks: PATH, $CUDA_HOME/bin, /usr/local/cuda/bin."""
+    folders = [os.path.join(os.environ["CUDA_HOME"], "bin")] if os.environ.get("CUDA_HOME") else []
+    return bool(shutil.which("nvdisasm")) or any(
+        os.access(os.path.join(folder, "nvdisasm"), os.X_OK) for folder in folders + ["/usr/local/cuda/bin"])
+
+
+def python_with_torch():
+    """Whether the judge finds a Python with torch, looked for as it looks (judge/toolkit/python_probe.hpp):
+    $GPUJUDGE_PYTHON, else python3 on PATH, then /usr/bin/python3."""
+    chosen = os.environ.get("GPUJUDGE_PYTHON")
+    for python in filter(None, [chosen] if chosen else [shutil.which("python3"), "/usr/bin/python3"]):
+        try:
+            probe = subprocess.run([python, "-c", "import importlib.util, sys; "
+                                    "sys.exit(importlib.util.find_spec('torch') is None)"], capture_output=True)
+        except OSError:
+            continue
+        if probe.returncode == 0:
+            return True
+    return False
+
+
+def machine_code_flow(page):
+    """The Machine code panel on the CUDA source just Run (ATOMIC_SUM): SASS, then PTX."""
+    kind, text = page.machine_code("sass")
+    if nvdisasm_found():
+        check(kind == "sass" and text.startswith("SASS for sm_"), f"Machine code shows the SASS ({text})")
+        check("sum_kernel(float const*, float*, int)" in page.find("#asm h3.kernel").text,
+              "under the kernel's name")
+    else:
+        check(kind == "error" and text.startswith("nvdisasm not found on PATH"),
+              "no nvdisasm here: the SASS view shows the toolkit lookup's message (SASS itself not checked)")
+    kind, text = page.machine_code("ptx")
+    check(kind == "ptx" and text.startswith("PTX for sm_") and "compile: ok" in text,
+          f"the PTX toggle shows nvcc's PTX ({text})")
+    check(page.find("#asm h3.kernel").text == "kernel sum_kernel(float const*, float*, int)",
+          "under the kernel's demangled name")
+    listing = page.find("#asm pre.listing").text
+    check("solution.cu:4  if (i < N) atomicAdd(output, input[i]);" in listing,
+          "each source line (the learner's file as solution.cu) above its code")
+    check("global.add.f32" in listing, "with the atomic add nvcc made of atomicAdd")
+    page.find("#asm .asm-source[data-line='4']").click()
+    line = page.driver.execute_script("return document.querySelector('.CodeMirror').CodeMirror.getCursor().line")
+    check(line == 3, "a click on a source line puts the editor's cursor on it")
+    page.shot("machine_code.png")
 
 
 def device_flow(page, url):
@@ -157,6 +237,7 @@ def device_flow(page, url):
     check(verdict in ("no_device", "accepted"), f"Run shows the verdict ({verdict})")
     check(compiled.startswith("compile: ok"), f"Run shows the compile result ({compiled})")
     page.shot("problem.png")
+    machine_code_flow(page)
     page.find("#report-profile").click()
     heading = page.find("#report h3", JUDGING_S).text
     check(heading.startswith("profile (exit "), f"Profile shows what gpujudge profile said ({heading})")
@@ -173,6 +254,41 @@ def device_flow(page, url):
     attempts = driver.find_elements(By.CSS_SELECTOR, "#attempts tbody tr:not(.source)")
     check(len(attempts) == 2, "both attempts are in the problem's history")
     page.shot("compile_error.png")
+    kind, text = page.machine_code("ptx")
+    check(kind == "ptx" and "compile: failed" in text and "expected a \";\"" in page.find("#asm pre.diagnostics").text,
+          "the machine code of a source that does not compile: the compile error, as a message")
+
+
+def language_flow(page):
+    """On Reduction, whose CUDA draft is the compile error typed last: PyTorch and back."""
+    driver = page.driver
+    cuda_draft = page.editor_text()
+    page.pick_language("PyTorch")
+    starter = page.editor_text()
+    check(starter.startswith("# Reduction: ") and "import torch\n" in starter and
+          "def solve(input: torch.Tensor, output: torch.Tensor, N: int):" in starter,
+          "PyTorch loads the problem's Python starter (init --lang pytorch's)")
+    keywords = [k.text for k in driver.find_elements(By.CSS_SELECTOR, ".CodeMirror .cm-keyword")]
+    check("def" in keywords and "import" in keywords, "highlighted as Python")
+    check(not driver.find_element(By.ID, "machine-code-open").is_displayed(), "Machine code is CUDA's alone")
+    page.type_source(PYTORCH_SUM)
+    page.pick_language("CUDA")
+    check(page.editor_text() == cuda_draft, "back in CUDA, the CUDA draft as it was")
+    page.pick_language("PyTorch")
+    check("output.copy_(input[:N].sum().unsqueeze(0))" in page.editor_text() and page.editor_text() != starter,
+          "and in PyTorch again, the PyTorch draft")
+    driver.refresh()
+    page.wait(lambda d: d.find_element(By.ID, "problem-title").text == "Reduction")
+    page.wait(lambda d: "input[:N].sum()" in page.editor_text())
+    check(Select(page.find("#language")).first_selected_option.text == "PyTorch",
+          "a reload opens the problem in the language written last, with its draft")
+    driver.find_element(By.ID, "run").click()
+    page.wait(lambda d: d.find_element(By.ID, "error").is_displayed(), JUDGING_S)
+    error = driver.find_element(By.ID, "error").text
+    check(error.startswith(NO_PYTHON + " has no torch, which Python solutions need: install PyTorch"),
+          f"with no torch on the server, Run shows the judge's own message ({error[:60]}...)")
+    page.wait(lambda d: not d.find_element(By.ID, "run").get_attribute("disabled"))
+    check(page.find("#problem-title").text == "Reduction", "and the page goes on")
 
 
 def host_flow(page, url, fixtures):
@@ -193,9 +309,35 @@ def host_flow(page, url, fixtures):
           "every test passed, the benchmark's too")
     check(page.find("#timing").text.count("accepted") >= 1, "the timing table is shown")
     page.shot("result.png")
+    check(not driver.find_element(By.ID, "machine-code-open").is_displayed(),
+          "no Machine code on the host backend, whose CUDA drafts are C++ fakes")
     driver.find_element(By.LINK_TEXT, "History").click()
     page.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#all-attempts tbody tr:not(.source)")) == 2)
     check("tiny_sum" in page.find("#bests").text, "History lists the attempts and the personal best")
+    python_flow(page, url, fixtures)
+
+
+def python_flow(page, url, fixtures):
+    """A PyTorch solution Run on the host backend: CPU torch over the judge's host buffers."""
+    driver = page.driver
+    driver.get(url + "#/problems/tiny_sum")
+    page.wait(lambda d: d.find_element(By.ID, "problem-title").text == "Tiny Sum")
+    page.pick_language("PyTorch")
+    check("def solve(input: torch.Tensor, output: torch.Tensor, N: int):" in page.editor_text(),
+          "Tiny Sum's PyTorch starter")
+    with open(os.path.join(fixtures, "python_solutions", "correct.py"), encoding="utf-8") as file:
+        page.type_source(file.read().replace("\n    ", "\n"))
+    if not python_with_torch():
+        driver.find_element(By.ID, "run").click()
+        page.wait(lambda d: d.find_element(By.ID, "error").is_displayed(), JUDGING_S)
+        check("has no torch, which Python solutions need" in driver.find_element(By.ID, "error").text,
+              "no Python with torch here: Run shows the judge's message (the PyTorch verdict itself not checked)")
+        return
+    check(page.judge("run") == "accepted", "Run of a PyTorch solution on the host backend shows accepted")
+    rows = driver.find_elements(By.CSS_SELECTOR, "#tests tbody tr")
+    check(len(rows) == 3 and all("accepted" in row.get_attribute("class") for row in rows),
+          "its example and functional tests passed")
+    page.shot("python.png")
 
 
 def torch_flow(page, gpujudge, fixtures, work):
@@ -278,8 +420,10 @@ def main():
     servers = []
     try:
         page = Page(driver, args.screenshots)
-        servers.append(Server(args.gpujudge, ["--home", args.source_dir], os.path.join(data_dir, "device")))
+        servers.append(Server(args.gpujudge, ["--home", args.source_dir], os.path.join(data_dir, "device"),
+                              {"GPUJUDGE_PYTHON": NO_PYTHON}))
         device_flow(page, servers[-1].url)
+        language_flow(page)
         fixtures = os.path.join(args.source_dir, "tests", "fixtures")
         host_data = os.path.join(data_dir, "host")
         grade_class(args.gpujudge, fixtures, data_dir, host_data)

@@ -28,7 +28,7 @@ mkdir -p "$root/.device/share/gpujudge"
 cp -r "$root/judge/serve/page" "$root/.device/share/gpujudge/"
 # The files judge/serve/page_assets.cpp serves:
 for file in codemirror/lib/codemirror.js codemirror/lib/codemirror.css codemirror/mode/clike/clike.js \
-            codemirror/addon/edit/matchbrackets.js marked/marked.min.js; do
+            codemirror/mode/python/python.js codemirror/addon/edit/matchbrackets.js marked/marked.min.js; do
   install -D -m 644 "/usr/share/javascript/$file" "$root/.device/share/javascript/$file"
 done
 if [ "${1:-}" = --with-cache ]; then

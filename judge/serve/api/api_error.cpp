@@ -4,6 +4,10 @@
 #include "base/user_errors.hpp"
 #include "problem_spec.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
 namespace gpujudge {
 
 namespace {
@@ -32,6 +36,15 @@ error_reply current_error_reply() {
     } catch (...) {
         return reply(500, "internal", "internal error: an exception of unknown type");
     }
+}
+
+std::string chosen_value(const nlohmann::json& request, const std::string& key,
+                         const std::vector<std::string>& allowed) {
+    if (!request.is_object() || !request.contains(key)) return "";
+    const auto& value = request.at(key);
+    if (value.is_string() && std::count(allowed.begin(), allowed.end(), value.get<std::string>()))
+        return value.get<std::string>();
+    throw api_error(400, "bad_request", fmt::format("'{}' must be one of: {}", key, fmt::join(allowed, ", ")));
 }
 
 std::string json_text(const nlohmann::json& json) {

@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace gpujudge {
 
@@ -29,6 +30,12 @@ struct error_reply {
 // Call only inside a catch block. api_error as thrown; a problem's own broken files 500
 // "invalid_problem"; a missing tool 500 "environment"; anything else 500 "internal".
 error_reply current_error_reply();
+
+// The value of `key` in a request's JSON object, which must be one of `allowed`; "" when the request has
+// none. Anything else (another value, not a string) is api_error 400 listing the values allowed: what a
+// request chooses this way (a tool, a test, a language) is only ever one of the server's own values.
+std::string chosen_value(const nlohmann::json& request, const std::string& key,
+                         const std::vector<std::string>& allowed);
 
 // JSON text for the wire: invalid UTF-8 (a source can hold anything) replaced, never thrown on.
 std::string json_text(const nlohmann::json& json);

@@ -37,15 +37,23 @@ nlohmann::json test_counts(const problem_spec& spec) {
     return counts;
 }
 
-// The draft, else the newest attempt's source still on disk, else the starter.
-std::pair<std::string, std::string> source_to_edit(const problem_spec& spec, const history* results,
-                                                   const source_store& store) {
-    if (auto draft = store.draft(spec.slug)) return {*draft, "draft"};
-    if (results)
-        for (const auto& tried : results->attempts(spec.slug))
-            if (auto text = attempt_source(tried.source, tried.source_hash, kSourceLimit))
-                return {*text, "last attempt"};
-    return {starter_source(spec), "starter"};
+// The newest attempt's source still on disk in `language` (any language when empty), with its language.
+std::optional<std::pair<std::string, std::string>> last_attempt(const problem_spec& spec, const history* results,
+                                                                const std::string& language) {
+    if (!results) return std::nullopt;
+    for (const auto& tried : results->attempts(spec.slug)) {
+        auto text = attempt_source(tried.source, tried.source_hash, kSourceLimit);
+        if (!text) continue;
+        const std::string written_in = language_of_source(tried.source);
+        if (language.empty() || written_in == language) return std::make_pair(std::move(*text), written_in);
+    }
+    return std::nullopt;
+}
+
+std::string opening_language(const problem_spec& spec, const history* results, const source_store& store) {
+    if (auto drafted = store.last_draft_language(spec.slug)) return *drafted;
+    if (auto tried = last_attempt(spec, results, "")) return tried->second;
+    return "cuda";
 }
 
 }  // namespace
@@ -72,21 +80,41 @@ nlohmann::json problem_list_json(const std::filesystem::path& home, const histor
     return list;
 }
 
+std::string requested_language(const nlohmann::json& request) {
+    const std::string language = chosen_value(request, "language", solution_languages());
+    return language.empty() ? "cuda" : language;
+}
+
+nlohmann::json editing_json(const problem_spec& spec, const std::string& language, const history* results,
+                            const source_store& store) {
+    nlohmann::json json = {
+        {"language", language}, {"languages", solution_languages()}, {"starter", starter_source(spec, language)}};
+    if (auto draft = store.draft(spec.slug, language)) {
+        json["source"] = *draft;
+        json["source_from"] = "draft";
+    } else if (auto tried = last_attempt(spec, results, language)) {
+        json["source"] = tried->first;
+        json["source_from"] = "last attempt";
+    } else {
+        json["source"] = json["starter"];
+        json["source_from"] = "starter";
+    }
+    return json;
+}
+
 nlohmann::json problem_json(const problem_spec& spec, const history* results, const source_store& store) {
-    const auto [source, from] = source_to_edit(spec, results, store);
-    return {{"slug", spec.slug},
-            {"title", spec.title},
-            {"difficulty", spec.difficulty},
-            {"statement", statement_prose(spec)},
-            {"signature", spec.prototype()},
-            {"constraints", constraint_lines(spec)},
-            {"examples", examples_json(spec)},
-            {"tests", test_counts(spec)},
-            {"time_limit_ms", spec.time_limit_ms},
-            {"personal_best", best_json(spec, results)},
-            {"starter", starter_source(spec)},
-            {"source", source},
-            {"source_from", from}};
+    nlohmann::json json = {{"slug", spec.slug},
+                           {"title", spec.title},
+                           {"difficulty", spec.difficulty},
+                           {"statement", statement_prose(spec)},
+                           {"signature", spec.prototype()},
+                           {"constraints", constraint_lines(spec)},
+                           {"examples", examples_json(spec)},
+                           {"tests", test_counts(spec)},
+                           {"time_limit_ms", spec.time_limit_ms},
+                           {"personal_best", best_json(spec, results)}};
+    json.update(editing_json(spec, opening_language(spec, results, store), results, store));
+    return json;
 }
 
 nlohmann::json history_sources_json(const history& results, const std::optional<std::string>& slug) {
@@ -95,6 +123,7 @@ nlohmann::json history_sources_json(const history& results, const std::optional<
     for (std::size_t i = 0; i < attempts.size(); ++i) {
         const auto text = attempt_source(attempts[i].source, attempts[i].source_hash, kSourceLimit);
         json["attempts"][i]["source_text"] = text ? nlohmann::json(*text) : nlohmann::json(nullptr);
+        json["attempts"][i]["language"] = text ? nlohmann::json(language_of_source(attempts[i].source)) : nullptr;
     }
     return json;
 }

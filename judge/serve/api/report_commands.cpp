@@ -6,20 +6,9 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 namespace gpujudge {
 
 namespace {
-
-// The value of `key` in the request, required to be one of `allowed`; "" when absent.
-std::string chosen(const nlohmann::json& request, const std::string& key, const std::vector<std::string>& allowed) {
-    if (!request.is_object() || !request.contains(key)) return "";
-    const auto& value = request.at(key);
-    if (value.is_string() && std::count(allowed.begin(), allowed.end(), value.get<std::string>()))
-        return value.get<std::string>();
-    throw api_error(400, "bad_request", fmt::format("'{}' must be one of: {}", key, fmt::join(allowed, ", ")));
-}
 
 std::vector<std::string> benchmark_names(const problem_spec& spec) {
     std::vector<std::string> names;
@@ -58,10 +47,10 @@ std::vector<std::string> report_argv(const std::string& name, const problem_spec
                                      "--json"};
     if (!launch.sandbox) argv.insert(argv.begin() + 1, "--no-sandbox");
     if (name == "sanitize")
-        if (const std::string tool = chosen(request, "tool", sanitizer_tools()); !tool.empty())
+        if (const std::string tool = chosen_value(request, "tool", sanitizer_tools()); !tool.empty())
             argv.insert(argv.end(), {"--tool", tool});
     if (name == "profile")
-        if (const std::string test = chosen(request, "test", benchmark_names(spec)); !test.empty())
+        if (const std::string test = chosen_value(request, "test", benchmark_names(spec)); !test.empty())
             argv.insert(argv.end(), {"--test", test});
     return argv;
 }

@@ -61,12 +61,18 @@ async function showList() {
 
 // ---- One problem ------------------------------------------------------------------------------
 
-const state = {slug: null, problem: null, editor: null, busy: false, marks: [], saveTimer: null};
+const state = {slug: null, problem: null, language: "cuda", starter: "", editor: null, busy: false, marks: [],
+               saveTimer: null};
+
+// The languages the server offers (problem.languages: the judge owns the list), as the picker shows them,
+// and CodeMirror's mode for each: CUDA through clike (cuda.js), Python through libjs-codemirror's python.js.
+const kLanguageNames = {cuda: "CUDA", pytorch: "PyTorch", triton: "Triton"};
+const kModes = {cuda: "text/x-cuda", pytorch: "python", triton: "python"};
 
 function editor() {
   if (state.editor) return state.editor;
   state.editor = CodeMirror($("#editor"), {
-    mode: "text/x-cuda", lineNumbers: true, matchBrackets: true, indentUnit: 4, tabSize: 4,
+    mode: kModes.cuda, lineNumbers: true, matchBrackets: true, indentUnit: 4, tabSize: 4,
     gutters: ["CodeMirror-linenumbers", "markers"],
   });
   state.editor.on("change", (cm, change) => {
@@ -75,8 +81,8 @@ function editor() {
   return state.editor;
 }
 
-// Saved as you type: half a second after the last key, the draft goes to the server (at once when
-// the learner opens another problem).
+// Saved as you type: half a second after the last key, the draft goes to the server, as the draft of the
+// problem and language it was typed in (at once when the learner opens another problem or language).
 function scheduleSave() {
   clearTimeout(state.saveTimer);
   $("#saved").textContent = "editing…";
@@ -86,13 +92,13 @@ function scheduleSave() {
 async function saveNow() {
   clearTimeout(state.saveTimer);
   state.saveTimer = null;
-  const slug = state.slug;
+  const slug = state.slug, language = state.language;
   try {
     await api(`/api/problems/${slug}/draft`, {
       method: "PUT", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({source: editor().getValue()}),
+      body: JSON.stringify({source: editor().getValue(), language}),
     });
-    if (slug === state.slug) $("#saved").textContent = "saved";
+    if (slug === state.slug && language === state.language) $("#saved").textContent = "saved";
   } catch (error) {
     $("#saved").textContent = `not saved: ${error.message}`;
   }
@@ -116,11 +122,36 @@ async function showProblem(slug) {
   $("#result").replaceChildren();
   $("#report").replaceChildren();
   $("#status").textContent = "";
-  $("#saved").textContent = problem.source_from === "starter" ? "" : `(your ${problem.source_from})`;
-  clearMarks();
-  editor().setValue(problem.source);
-  editor().refresh();
+  $("#language").replaceChildren(...problem.languages.map((language) =>
+    el("option", {value: language}, kLanguageNames[language] || language)));
+  showSource(problem);
   await showAttempts();
+}
+
+// The source to edit in one language ({language, starter, source, source_from}, from the problem's view or
+// GET .../source?language=): the editor takes its text and its highlighting.
+function showSource(editing) {
+  state.language = editing.language;
+  state.starter = editing.starter;
+  $("#language").value = editing.language;
+  $("#saved").textContent = editing.source_from === "starter" ? "" : `(your ${editing.source_from})`;
+  clearMarks();
+  editor().setOption("mode", kModes[editing.language] || kModes.cuda);
+  editor().setValue(editing.source);
+  editor().refresh();
+  document.dispatchEvent(new CustomEvent("gpujudge:language", {detail: editing.language}));
+}
+
+// The picker: the draft being typed is saved to its own language first; then the other language's
+// draft, else its last attempt, else its starter (init --lang's, from the server).
+async function switchLanguage(language) {
+  if (state.saveTimer) await saveNow();
+  try {
+    showSource(await api(`/api/problems/${state.slug}/source?language=${encodeURIComponent(language)}`));
+  } catch (error) {
+    $("#language").value = state.language;
+    showError(error.message);
+  }
 }
 
 function clearMarks() {
@@ -205,15 +236,16 @@ async function stream(path, body, onResult) {
 async function judge(kind) {
   clearMarks();
   $("#result").replaceChildren();
-  await stream(`/api/problems/${state.slug}/${kind}`, {source: editor().getValue()}, showResult);
+  await stream(`/api/problems/${state.slug}/${kind}`, {source: editor().getValue(), language: state.language},
+               showResult);
   await showAttempts();
   const problem = await api(`/api/problems/${state.slug}`);
   $("#problem-best").textContent = problem.personal_best ? `Personal best: ${bestText(problem.personal_best)}` : "";
 }
 
-// The learner's file is kept under a hashed name: show it as solution.cu.
+// The learner's file is kept under a hashed name: show it as solution.cu (or .py, ...).
 function shortened(text, source) {
-  return source ? text.split(source).join("solution.cu") : text;
+  return source ? text.split(source).join(`solution${source.slice(source.lastIndexOf("."))}`) : text;
 }
 
 function showResult(result) {
@@ -291,7 +323,7 @@ function reportControls(reports, sanitizerTools) {
 
 async function runReport(name) {
   $("#report").replaceChildren();
-  const body = {source: editor().getValue()};
+  const body = {source: editor().getValue(), language: state.language};
   if (name === "sanitize") body.tool = $("#sanitize-tool").value;
   await stream(`/api/problems/${state.slug}/${name}`, body, (report) => {
     $("#report").replaceChildren(
@@ -318,7 +350,9 @@ function renderValue(value) {
   return String(value);
 }
 
-function loadSource(text) {
+// An attempt's source (or the starter) into the editor, in its language (the picker follows).
+async function loadSource(text, language) {
+  if (language && language !== state.language) await switchLanguage(language);
   editor().setValue(text);
   scheduleSave();
 }
@@ -330,11 +364,13 @@ function attemptRows(attempts, withProblem) {
     const source = el("tr", {class: "source", hidden: ""}, el("td", {colspan: withProblem ? 8 : 7},
       a.source_text === null ? el("p", {class: "meh"}, `${a.source}: no longer holds this version`)
                              : [el("pre", {}, a.source_text),
-                                withProblem ? "" : el("button", {onclick: () => loadSource(a.source_text)}, "Load into the editor")]));
+                                withProblem ? "" : el("button", {onclick: () => loadSource(a.source_text, a.language)},
+                                                     "Load into the editor")]));
     const toggle = el("button", {class: "quiet", onclick: () => { source.hidden = !source.hidden; }}, "source");
     return [el("tr", {},
       el("td", {}, a.recorded_at), withProblem ? el("td", {}, el("a", {href: `#/problems/${a.problem}`}, a.problem)) : null,
-      el("td", {}, a.origin), el("td", {}, verdictBadge(a.verdict)), el("td", {}, `${a.passed}/${a.total}`),
+      el("td", {}, a.language && a.language !== "cuda" ? `${a.origin} · ${kLanguageNames[a.language]}` : a.origin),
+      el("td", {}, verdictBadge(a.verdict)), el("td", {}, `${a.passed}/${a.total}`),
       el("td", {class: "number"}, fixed(a.median_us, 1)),
       el("td", {class: "number"}, a.percent_of_peak ? `${a.percent_of_peak.toFixed(0)} %` : "–"), el("td", {}, toggle)),
       source];
@@ -388,7 +424,8 @@ async function route() {
 
 $("#run").addEventListener("click", () => judge("run"));
 $("#submit").addEventListener("click", () => judge("submit"));
-$("#reset").addEventListener("click", () => loadSource(state.problem.starter));
+$("#reset").addEventListener("click", () => loadSource(state.starter));
+$("#language").addEventListener("change", (event) => switchLanguage(event.target.value));
 window.addEventListener("hashchange", route);
 api("/api/server").then((server) => {
   $("#server-info").textContent = `gpujudge ${server.version}${server.backend === "host" ? " · host backend" : ""}`;
