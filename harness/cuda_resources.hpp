@@ -32,6 +32,25 @@ private:
     cudaEvent_t event_ = nullptr;
 };
 
+// An executable CUDA graph instantiated from a graph someone else captured (a Python solve's, through
+// torch): the runner launches it itself, so a replayed call costs no interpreter time.
+class cuda_graph_exec {
+public:
+    explicit cuda_graph_exec(cudaGraph_t graph) { GJ_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph, 0)); }
+    ~cuda_graph_exec() {
+        if (exec_) cudaGraphExecDestroy(exec_);
+    }
+    cuda_graph_exec(cuda_graph_exec&& other) noexcept : exec_(std::exchange(other.exec_, nullptr)) {}
+    cuda_graph_exec& operator=(cuda_graph_exec&&) = delete;
+    cuda_graph_exec(const cuda_graph_exec&) = delete;
+    cuda_graph_exec& operator=(const cuda_graph_exec&) = delete;
+
+    cudaGraphExec_t get() const { return exec_; }
+
+private:
+    cudaGraphExec_t exec_ = nullptr;
+};
+
 class device_allocation {
 public:
     explicit device_allocation(std::size_t bytes) : bytes_(bytes) { GJ_CUDA_CHECK(cudaMalloc(&pointer_, bytes)); }

@@ -5,8 +5,12 @@
 #include "problem_spec.hpp"
 #include "solve_function.hpp"
 
+#include "cuda_resources.hpp"
+
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <vector>
 
 namespace gpujudge {
 
@@ -16,8 +20,10 @@ namespace gpujudge {
 // 180 µs a call on the H100 machine, after the pause between two timed calls) is not launch
 // latency in the time, as a held-back CUDA solve's is not. A solve that cannot be captured (it
 // synchronises, or reads a result on the host) is called as it is.
+// Where the capture worked, `*graph` is the captured cudaGraph_t (kept alive by the runner's
+// Python), which the runner instantiates and launches itself on later calls on the same buffers.
 using python_entry = int (*)(void* const* pointers, const std::int64_t* counts, const double* scalars, int replay,
-                             char* error, std::size_t error_bytes);
+                             std::uint64_t* graph, char* error, std::size_t error_bytes);
 
 class python_function final : public solve_function {
 public:
@@ -27,8 +33,14 @@ public:
     void set_timed(bool timed) override { replay_ = timed; }
 
 private:
+    // The buffers and scalars of a call, as the graphs are keyed.
+    std::vector<std::uint64_t> call_key(const std::vector<void*>& pointers, const scalar_values& scalars) const;
+    void keep_graph(std::vector<std::uint64_t> key, std::uint64_t graph) const;
+
     python_entry entry_;
     bool replay_ = false;
+    mutable std::map<std::vector<std::uint64_t>, cuda_graph_exec> graphs_;
+    mutable bool python_replays_ = false;
     const problem_spec& spec_;
 };
 

@@ -13,7 +13,8 @@ import traceback
 import types
 
 _ENTRY = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_int64),
-                          ctypes.POINTER(ctypes.c_double), ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t)
+                          ctypes.POINTER(ctypes.c_double), ctypes.c_int, ctypes.POINTER(ctypes.c_uint64),
+                          ctypes.c_void_p, ctypes.c_size_t)
 _kept = []  # the entries: ctypes frees a callback whose object is collected
 _TYPES = {"float": ("float32", "<f4", 4), "int": ("int32", "<i4", 4)}  # problem_spec.cpp's names
 
@@ -125,10 +126,11 @@ def _tensor_maker(on_device):
 
 class _Replays:
     """Timed calls on the GPU (python_function.hpp): per buffers and scalars, a CUDA graph of what
-    solve's first call on them launched, replayed on the current stream (the legacy default one,
-    which the judge's events bracket) by every later call. The judge loads new data into the same
-    buffers before each call and checks every call's outputs, so a graph that does not compute the
-    answer from the inputs fails as solve would."""
+    solve's first call on them launched. The runner launches it itself on every later call, on the
+    legacy default stream, which the judge's events bracket (a torch too old to hand the graph
+    over: replayed here). The judge loads new data into the same buffers before each call and
+    checks every call's outputs, so a graph that does not compute the answer from the inputs fails
+    as solve would. The graphs stay alive here: the runner's copies run what they hold."""
 
     def __init__(self):
         self.graphs = {}
@@ -136,25 +138,29 @@ class _Replays:
         self.capturable = True  # until a capture fails: solve synchronises or reads on the host
 
     def call(self, solve, args, key):
-        import torch
+        """The captured graph's handle for the runner, or 0."""
         graph = self.graphs.get(key)
         if graph is None and self.capturable:
             graph = self._capture(solve, args)
-            if graph is None:
-                return solve(*args)
-            if len(self.graphs) > 64:  # buffers of runs long gone
-                self.graphs.clear()
-            self.graphs[key] = graph
+            if graph is not None:
+                self.graphs[key] = graph
         if graph is None:
-            return solve(*args)
-        with torch.cuda.stream(torch.cuda.default_stream()):
-            graph.replay()
+            solve(*args)
+            return 0
+        graph.replay()  # on the current stream: the default one, outside the capture's
+        try:
+            return int(graph.raw_cuda_graph())
+        except Exception:  # torch before 2.8: no keep_graph
+            return 0
 
     def _capture(self, solve, args):
         import torch
         if self.stream is None:
             self.stream = torch.cuda.Stream()
-        graph = torch.cuda.CUDAGraph()
+        try:
+            graph = torch.cuda.CUDAGraph(keep_graph=True)  # the runner instantiates it too
+        except TypeError:
+            graph = torch.cuda.CUDAGraph()
         try:
             with torch.cuda.stream(self.stream):  # capture cannot run on the legacy stream
                 graph.capture_begin()
@@ -174,7 +180,7 @@ def _entry(solve, params, shown, on_device):
     tensor = _tensor_maker(on_device)
     replays = _Replays()
 
-    def call(pointers, counts, scalars, replay, error, error_bytes):
+    def call(pointers, counts, scalars, replay, graph, error, error_bytes):
         try:
             args = []
             for i, p in enumerate(params):
@@ -184,7 +190,7 @@ def _entry(solve, params, shown, on_device):
                     args.append(int(scalars[i]) if p["integer"] else float(scalars[i]))
             if replay and on_device:
                 key = tuple(pointers[i] if p["pointer"] else scalars[i] for i, p in enumerate(params))
-                replays.call(solve, args, key)
+                graph[0] = replays.call(solve, args, key)
             else:
                 solve(*args)
             return 0
