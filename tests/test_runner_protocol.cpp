@@ -25,11 +25,18 @@ data_set_spec changed_data() {
 TEST_CASE("every job the judge sends survives its line", "[protocol]") {
     CHECK(round_trip(hello_job{"ab01", runner_backend::host, "/p", {}}) ==
           nlohmann::json(hello_job{"ab01", runner_backend::host, "/p", {}}));
-    const hello_job python{
-        "ab01",
-        runner_backend::device,
-        "/p",
-        {"/usr/lib/libpython3.12.so", "/usr", {"/venv/site-packages"}, "/tmp/c", "/cache/bytecode", "mine.py", true}};
+    const hello_job python{"ab01",
+                           runner_backend::device,
+                           "/p",
+                           {"/usr/lib/libpython3.12.so",
+                            "/usr",
+                            {"/venv/site-packages"},
+                            "/tmp/c",
+                            "/cache/bytecode",
+                            "/judge/kernels",
+                            "/judge/out/kernels",
+                            "mine.py",
+                            true}};
     CHECK(round_trip(python) == nlohmann::json(python));
     CHECK(round_trip(python).at("python").at("imports_triton") == true);
     const load_job load{"/judge/lib/x.so", "reference", true};

@@ -416,7 +416,8 @@ void serve(const hello_job& hello, control& in, channel& out) {
     // opened, so that the two overlap.
     std::optional<python_host> python;
     if (const python_load& p = hello.python; !p.library.empty())
-        python.emplace(python_setup{p.library, p.home, p.path, p.cache_dir, p.bytecode, p.shown, p.imports_triton});
+        python.emplace(python_setup{p.library, p.home, p.path, p.cache_dir, p.bytecode, p.kept_kernels, p.keep_to,
+                                    p.shown, p.imports_triton});
     auto space = open_space(hello.backend, out);
     if (!space) return;
     session s{load_problem(hello.problem_dir), *space, out, in, shared_outputs::attach(kOutputsFd), std::nullopt,
@@ -428,8 +429,10 @@ void serve(const hello_job& hello, control& in, channel& out) {
             load(s, body.get<load_job>(), hello.backend);
         else if (kind == job::judge) {
             if (!run_judge_job(s, body.get<judge_job>())) return;
+            if (s.python) s.python->export_kernels();  // what the calls compiled, for the next run of the file
         } else if (kind == job::time) {
             if (!run_time_job(s, body.get<time_job>())) return;
+            if (s.python) s.python->export_kernels();
         } else if (kind == job::profile) {
             if (!run_profile_job(s, body.get<test_job>())) return;
         } else if (kind == job::reference)

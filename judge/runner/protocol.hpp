@@ -39,6 +39,8 @@ struct python_load {
     std::vector<std::string> path;
     std::string cache_dir;        // writable: Triton's kernels
     std::string bytecode;         // read-only: torch's and triton's bytecode (toolkit/python_bytecode.hpp), or ""
+    std::string kept_kernels;     // read-only: Triton's kernels from a run of the same file (kept_kernels.hpp), or ""
+    std::string keep_to;          // where the runner copies its Triton kernels after each job, or ""
     std::string shown;            // the learner's path of the file, for messages and tracebacks
     bool imports_triton = false;  // the file names triton: imported ahead too
 };
@@ -190,7 +192,8 @@ void from_json(const nlohmann::json& in, timing_summary& timing);
 void to_json(nlohmann::json& out, const test_result_message& message);
 void from_json(const nlohmann::json& in, test_result_message& message);
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(python_load, library, home, path, cache_dir, bytecode, shown, imports_triton)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(python_load, library, home, path, cache_dir, bytecode, kept_kernels, keep_to, shown,
+                                   imports_triton)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(hello_job, key, backend, problem_dir, python)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(load_job, library, function, measure_peak)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(test_job, test, data)

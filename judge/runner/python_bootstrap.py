@@ -31,19 +31,42 @@ def _import_ahead(names):
             return
 
 
-def _start(path_json, cache_dir, bytecode, imports_json):
+_kernels = {}  # Triton's cache folder, and where _export_kernels copies it
+
+
+def _start(start_json):
     """Where Python finds modules and its caches; then torch's import (seconds) begins on a thread
     of its own while the runner opens the device. The load's own import waits for it."""
-    sys.path[:] = json.loads(path_json)
+    start = json.loads(start_json)
+    sys.path[:] = start["path"]
     # torch's and triton's bytecode, compiled by the judge and read-only here; nothing is written
     # (the learner's file is compiled in memory, see _import).
     sys.dont_write_bytecode = True
-    if bytecode:
-        sys.pycache_prefix = bytecode
-    if cache_dir:
-        os.environ["TRITON_CACHE_DIR"] = os.path.join(cache_dir, "triton")
+    if start["bytecode"]:
+        sys.pycache_prefix = start["bytecode"]
+    if start["cache_dir"]:
+        triton_cache = os.path.join(start["cache_dir"], "triton")
+        os.environ["TRITON_CACHE_DIR"] = triton_cache
+        _kernels.update(cache=triton_cache, keep_to=start["keep_to"])
+        if start["kept_kernels"]:  # kept from a run of this very file (kept_kernels.hpp)
+            import shutil
+            try:
+                shutil.copytree(start["kept_kernels"], triton_cache, dirs_exist_ok=True)
+            except OSError:  # Triton compiles them again
+                pass
     import threading
-    threading.Thread(target=_import_ahead, args=(json.loads(imports_json),), daemon=True).start()
+    threading.Thread(target=_import_ahead, args=(start["imports"],), daemon=True).start()
+    return "ok"
+
+
+def _export_kernels():
+    """Copies Triton's kernels compiled so far where the judge keeps them from (kept_kernels.hpp)."""
+    if _kernels.get("keep_to") and os.path.isdir(_kernels["cache"]):
+        import shutil
+        try:
+            shutil.copytree(_kernels["cache"], _kernels["keep_to"], dirs_exist_ok=True)
+        except OSError:  # a full disk, a file the submission put in the way: nothing is kept
+            return "not kept"
     return "ok"
 
 

@@ -65,8 +65,8 @@ std::string call_bootstrap(const python_api& api, const char* name, const std::v
     void* function = api.get_attr(api.add_module("__main__"), name);
     if (!function) throw std::runtime_error(fmt::format("the Python bootstrap has no {}", name));
     void* result = nullptr;
-    if (args.size() == 3)
-        result = api.call_function(function, "sss", args[0].c_str(), args[1].c_str(), args[2].c_str());
+    if (args.empty()) result = api.call_function(function, nullptr);
+    if (args.size() == 1) result = api.call_function(function, "s", args[0].c_str());
     if (args.size() == 4)
         result =
             api.call_function(function, "ssss", args[0].c_str(), args[1].c_str(), args[2].c_str(), args[3].c_str());
@@ -102,10 +102,26 @@ python_host::python_host(const python_setup& setup) : shown_(setup.shown) {
     setenv("PYTHONNOUSERSITE", "1", 1);
     api().initialize(0);  // 0: the runner keeps its own signal handling
     if (api().run_string(kPythonBootstrap, nullptr) != 0) throw std::runtime_error("the Python bootstrap did not run");
-    const nlohmann::json imports = setup.imports_triton ? nlohmann::json{"torch", "triton"} : nlohmann::json{"torch"};
-    call_bootstrap(api(), "_start",
-                   {nlohmann::json(setup.path).dump(), setup.cache_dir, setup.bytecode, imports.dump()});
+    const nlohmann::json start = {
+        {"path", setup.path},
+        {"cache_dir", setup.cache_dir},
+        {"bytecode", setup.bytecode},
+        {"kept_kernels", setup.kept_kernels},
+        {"keep_to", setup.keep_to},
+        {"imports", setup.imports_triton ? nlohmann::json{"torch", "triton"} : nlohmann::json{"torch"}}};
+    call_bootstrap(api(), "_start", {start.dump()});
     api().save_thread();  // the GIL is taken again by the imports' thread, each call (ctypes) and the load
+}
+
+void python_host::export_kernels() {
+    const int gil = api().gil_ensure();
+    try {
+        call_bootstrap(api(), "_export_kernels", {});
+    } catch (...) {
+        api().gil_release(gil);
+        throw;
+    }
+    api().gil_release(gil);
 }
 
 std::variant<python_entry, std::string> python_host::load(const std::string& file, const problem_spec& spec,

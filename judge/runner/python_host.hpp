@@ -19,6 +19,8 @@ struct python_setup {
     std::vector<std::string> path;  // sys.path, the virtual environment's site-packages included
     std::string cache_dir;          // Triton's kernels, this source's own (writable)
     std::string bytecode;           // torch's and triton's bytecode, read-only; "": none
+    std::string kept_kernels;       // Triton's kernels from a run of the same file, read-only; "": none
+    std::string keep_to;            // where export_kernels copies Triton's kernels; "": nowhere
     std::string shown;              // the learner's path of the file, for messages and tracebacks
     bool imports_triton = false;    // the file names triton
 };
@@ -36,6 +38,9 @@ public:
     // cannot be called: a syntax error, an import that failed, a wrong signature.
     std::variant<python_entry, std::string> load(const std::string& file, const problem_spec& spec,
                                                  const std::string& backend);
+
+    // Copies Triton's kernels compiled so far to python_setup::keep_to (kept_kernels.hpp).
+    void export_kernels();
 
 private:
     void* library_ = nullptr;

@@ -4,6 +4,7 @@
 #include "base/problem_error.hpp"
 #include "call_order.hpp"
 #include "process/sandbox.hpp"
+#include "runner/kept_kernels.hpp"
 #include "runner/shared_outputs.hpp"
 #include "test_data.hpp"
 #include "toolkit/python_bytecode.hpp"
@@ -67,6 +68,11 @@ const std::filesystem::path kSandboxOutputs = "/judge/out";
 // /tmp), never in a folder that outlives it (a submission could fill the disk there, or plant a
 // kernel that a later run loads).
 const std::filesystem::path kSandboxPythonCache = "/tmp/gpujudge-python";
+// Triton's kernels kept from a run of the same file (kept_kernels.hpp), and where the runner leaves
+// its own for the judge to keep: sandboxed runners only (an unsandboxed one could write the kept
+// folder itself).
+const std::filesystem::path kSandboxKeptKernels = "/judge/kernels";
+const std::filesystem::path kKernelsOut = "kernels";  // in the outputs folder
 
 // A file placed where a sandboxed runner sees it: a hard link where both are on one file system
 // (nothing copied, and the runner's bind is read-only), else a copy.
@@ -85,6 +91,8 @@ void add_python(const runner_settings::python_runner& python, sandbox_policy& po
                                                std::filesystem::path(python.install.library).parent_path()};
     for (const auto& entry : python.install.path) folders.emplace_back(entry);
     if (python.bytecode) folders.push_back(*python.bytecode);
+    if (python.kept_kernels && std::filesystem::is_directory(*python.kept_kernels))
+        policy.read_only.push_back({*python.kept_kernels, kSandboxKeptKernels});
     std::sort(folders.begin(), folders.end());
     folders.erase(std::unique(folders.begin(), folders.end()), folders.end());
     for (const auto& folder : folders)
@@ -176,6 +184,10 @@ hello_job runner_session::hello_for(const problem_spec& spec, const runner_setti
                         install.path,
                         (stage_ ? kSandboxPythonCache : work_.path() / "python").string(),
                         python->bytecode ? python->bytecode->string() : "",
+                        stage_ && python->kept_kernels && std::filesystem::is_directory(*python->kept_kernels)
+                            ? kSandboxKeptKernels.string()
+                            : "",
+                        stage_ && python->kept_kernels ? (kSandboxOutputs / kKernelsOut).string() : "",
                         python->shown.string(),
                         imports_triton(python->shown)};
     }
@@ -209,6 +221,9 @@ runner_session::~runner_session() {
         stop(false);
     }
     stop(true);
+    // The runner is gone: nothing writes its kernels any more while they are checked and kept.
+    if (stage_ && settings_.python && settings_.python->kept_kernels)
+        keep_kernels(stage_->path() / "out" / kKernelsOut, *settings_.python->kept_kernels);
     close(interrupt_fd_);
 }
 
@@ -764,8 +779,11 @@ runner_settings runner_for(const runner_settings& base, const std::filesystem::p
     runner_settings settings = base;
     const python_install& python = find_python();
     // The learner's path, as named: tracebacks show it.
-    settings.python = runner_settings::python_runner{
-        python, source, base.cache_dir.empty() ? std::nullopt : python_bytecode(python, base.cache_dir)};
+    settings.python = runner_settings::python_runner{python, source, std::nullopt, std::nullopt};
+    if (!base.cache_dir.empty()) {
+        settings.python->bytecode = python_bytecode(python, base.cache_dir);
+        if (imports_triton(source)) settings.python->kept_kernels = kept_kernels_dir(base.cache_dir, source, python);
+    }
     return settings;
 }
 

@@ -58,7 +58,8 @@ struct runner_settings {
     struct python_runner {
         python_install install;
         std::filesystem::path shown;
-        std::optional<std::filesystem::path> bytecode;  // toolkit/python_bytecode.hpp, bound read-only
+        std::optional<std::filesystem::path> bytecode;      // toolkit/python_bytecode.hpp, bound read-only
+        std::optional<std::filesystem::path> kept_kernels;  // kept_kernels.hpp: read-only in, updated after
     };
     std::optional<python_runner> python;
     std::filesystem::path cache_dir;  // the judge's cache, where Python's bytecode is kept

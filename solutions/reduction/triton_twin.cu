@@ -2,7 +2,8 @@
 // Technique: triton.py's kernel written in CUDA, for comparing the two languages on one kernel: one
 // block of 128 threads (Triton's four warps) per 4096 elements, each thread holding eight float4s in
 // Triton's blocked layout (element 512 * rep + 4 * thread + j), a tree sum of the block, and one
-// atomicAdd per block into output, zeroed first by a memset as triton.py's output.zero_() does.
+// atomicAdd per block into output, zeroed first by a kernel of its own, as triton.py's output.zero_()
+// launches torch's fill kernel (two kernels in both: a memset instead measured 2.9 µs less at 100M).
 #include <cuda_runtime.h>
 
 namespace {
@@ -44,9 +45,13 @@ __global__ void __launch_bounds__(kThreads) block_sum_kernel(const float* input,
     if (threadIdx.x == 0) atomicAdd(output, sum);
 }
 
+__global__ void zero(float* output) {
+    *output = 0.0f;
+}
+
 }  // namespace
 
 extern "C" void solve(const float* input, float* output, int N) {
-    cudaMemsetAsync(output, 0, sizeof(float));
+    zero<<<1, 1>>>(output);
     block_sum_kernel<<<(N + kBlock - 1) / kBlock, kThreads>>>(input, output, N);
 }
