@@ -213,6 +213,13 @@ struct prepared_test {
     const input_set inputs;
 };
 
+// Ends a job that called solve: Triton's kernels compiled so far go out for the judge to keep
+// (kept_kernels.hpp) before `done`, after which the judge may end the runner at any moment.
+void end_calls_job(session& s) {
+    if (s.python) s.python->export_kernels();
+    s.out.send(message_of(event::done));
+}
+
 // Returns false when the device context is lost: the session cannot go on.
 bool run_judge_job(session& s, const judge_job& job) {
     for (const test_job& item : job.tests) {
@@ -227,7 +234,7 @@ bool run_judge_job(session& s, const judge_job& job) {
         if (outcome.context_lost) return false;
         if (job.stop_at_failure && outcome.result != verdict::accepted) break;
     }
-    s.out.send(message_of(event::done));
+    end_calls_job(s);
     return true;
 }
 
@@ -283,7 +290,7 @@ bool run_time_job(session& s, const time_job& job) {
         if (timed.outcome.context_lost) return false;
         if (timed.outcome.result != verdict::accepted) break;
     }
-    s.out.send(message_of(event::done));
+    end_calls_job(s);
     return true;
 }
 
@@ -429,10 +436,8 @@ void serve(const hello_job& hello, control& in, channel& out) {
             load(s, body.get<load_job>(), hello.backend);
         else if (kind == job::judge) {
             if (!run_judge_job(s, body.get<judge_job>())) return;
-            if (s.python) s.python->export_kernels();  // what the calls compiled, for the next run of the file
         } else if (kind == job::time) {
             if (!run_time_job(s, body.get<time_job>())) return;
-            if (s.python) s.python->export_kernels();
         } else if (kind == job::profile) {
             if (!run_profile_job(s, body.get<test_job>())) return;
         } else if (kind == job::reference)

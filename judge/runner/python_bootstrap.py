@@ -61,10 +61,15 @@ def _start(start_json):
 
 def _export_kernels():
     """Copies Triton's kernels compiled so far where the judge keeps them from (kept_kernels.hpp)."""
-    if _kernels.get("keep_to") and os.path.isdir(_kernels["cache"]):
+    keep_to = _kernels.get("keep_to")
+    if keep_to and os.path.isdir(_kernels["cache"]):
         import shutil
+        partial = keep_to + ".partial"  # renamed whole into place: a runner ended mid-copy keeps nothing
         try:
-            shutil.copytree(_kernels["cache"], _kernels["keep_to"], dirs_exist_ok=True)
+            shutil.rmtree(partial, ignore_errors=True)
+            shutil.copytree(_kernels["cache"], partial)
+            shutil.rmtree(keep_to, ignore_errors=True)
+            os.rename(partial, keep_to)
         except OSError:  # a full disk, a file the submission put in the way: nothing is kept
             return "not kept"
     return "ok"
