@@ -270,47 +270,40 @@ TEST_CASE("serve: a compile error comes with the lines to mark in the editor", "
 TEST_CASE("serve refuses bad requests with a JSON error", "[serve][api]") {
     const served server("bad-requests", home_args());
     auto client = server.client();
-    const auto check_error = [](const httplib::Result& result, int status, const std::string& error) {
-        REQUIRE(result);
-        INFO(result->body);
-        CHECK(result->status == status);
-        const auto json = nlohmann::json::parse(result->body);
-        CHECK(json.at("error") == error);
-        return json.at("message").get<std::string>();
-    };
     SECTION("a body over the limit") {
         const std::string huge(300 * 1024, 'x');
-        CHECK(check_error(client.Post("/api/problems/reduction/run", huge, "text/plain"), 413, "too_large") ==
+        CHECK(error_message(client.Post("/api/problems/reduction/run", huge, "text/plain"), 413, "too_large") ==
               "the request's body is over 262144 bytes");
     }
     SECTION("an unknown problem") {
-        CHECK(check_error(client.Get("/api/problems/nope"), 404, "unknown_problem") == "unknown problem 'nope'");
-        CHECK(check_error(post_source(client, "/api/problems/nope/run", "x"), 404, "unknown_problem") ==
+        CHECK(error_message(client.Get("/api/problems/nope"), 404, "unknown_problem") == "unknown problem 'nope'");
+        CHECK(error_message(post_source(client, "/api/problems/nope/run", "x"), 404, "unknown_problem") ==
               "unknown problem 'nope'");
-        CHECK(check_error(client.Get("/api/history?problem=nope"), 404, "unknown_problem") == "unknown problem 'nope'");
+        CHECK(error_message(client.Get("/api/history?problem=nope"), 404, "unknown_problem") ==
+              "unknown problem 'nope'");
     }
     SECTION("malformed JSON, JSON without the source, no source") {
-        const auto malformed = check_error(
+        const auto malformed = error_message(
             client.Post("/api/problems/reduction/run", "{\"source\": ", "application/json"), 400, "bad_request");
         CHECK(malformed.rfind("malformed JSON: ", 0) == 0);
-        CHECK(check_error(client.Post("/api/problems/reduction/run", "{\"code\": \"x\"}", "application/json"), 400,
-                          "bad_request") == "a JSON body must be an object with the source as \"source\", a string");
-        CHECK(check_error(client.Post("/api/problems/reduction/submit", "", "text/plain"), 400, "bad_request") ==
+        CHECK(error_message(client.Post("/api/problems/reduction/run", "{\"code\": \"x\"}", "application/json"), 400,
+                            "bad_request") == "a JSON body must be an object with the source as \"source\", a string");
+        CHECK(error_message(client.Post("/api/problems/reduction/submit", "", "text/plain"), 400, "bad_request") ==
               "the source is empty");
     }
     SECTION("no state change on GET, no file named by the client") {
-        check_error(client.Get("/api/problems/reduction/run"), 404, "not_found");
-        check_error(client.Get("/../../etc/passwd"), 404, "not_found");
-        check_error(client.Get("/vendor/../../../etc/passwd"), 404, "not_found");
-        check_error(client.Get("/api/problems/..%2F..%2Fetc"), 404, "not_found");
+        error_message(client.Get("/api/problems/reduction/run"), 404, "not_found");
+        error_message(client.Get("/../../etc/passwd"), 404, "not_found");
+        error_message(client.Get("/vendor/../../../etc/passwd"), 404, "not_found");
+        error_message(client.Get("/api/problems/..%2F..%2Fetc"), 404, "not_found");
     }
     SECTION("a request from another site, or for another host name") {
         const httplib::Headers other_site = {{"Origin", "http://evil.example"}};
-        CHECK(
-            check_error(client.Post("/api/problems/reduction/run", other_site, "x", "text/plain"), 403, "forbidden") ==
-            "a request from another site (http://evil.example) may not change anything here");
+        CHECK(error_message(client.Post("/api/problems/reduction/run", other_site, "x", "text/plain"), 403,
+                            "forbidden") ==
+              "a request from another site (http://evil.example) may not change anything here");
         const httplib::Headers rebound = {{"Host", "evil.example"}};
-        check_error(client.Get("/api/history", rebound), 403, "forbidden");
+        error_message(client.Get("/api/history", rebound), 403, "forbidden");
     }
 }
 
