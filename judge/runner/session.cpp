@@ -64,9 +64,9 @@ constexpr const char* kForged =
 // judge (shared_outputs.hpp).
 const std::filesystem::path kSandboxLibraries = "/judge/lib";
 const std::filesystem::path kSandboxOutputs = "/judge/out";
-// A Python runner's bytecode and Triton's kernels: in its own scratch (the sandbox's size-capped
-// /tmp), never in a folder that outlives it (a submission could fill the disk there, or plant a
-// kernel that a later run loads).
+// Where a Python runner's Triton compiles: its own scratch (the sandbox's size-capped /tmp), never a
+// folder that outlives it (a submission could fill the disk there, or plant a kernel that another
+// file's run loads). What is kept goes through the judge's checks (kept_kernels.hpp).
 const std::filesystem::path kSandboxPythonCache = "/tmp/gpujudge-python";
 // Triton's kernels kept from a run of the same file (kept_kernels.hpp), and where the runner leaves
 // its own for the judge to keep: sandboxed runners only (an unsandboxed one could write the kept
