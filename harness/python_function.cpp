@@ -29,13 +29,16 @@ void python_function::keep_graph(std::vector<std::uint64_t> key, std::uint64_t g
 
 std::optional<std::string> python_function::run(const std::vector<void*>& pointers,
                                                 const scalar_values& scalars) const {
-    std::vector<std::uint64_t> key = replay_ ? call_key(pointers, scalars) : std::vector<std::uint64_t>{};
-    if (const auto found = graphs_.find(key); replay_ && found != graphs_.end()) {
-        // On the legacy stream, where the events and the held-back clock are. A failed launch is the
-        // call's error; a kernel's fault shows where the harness synchronises, as for any solve.
-        const cudaError_t status = cudaGraphLaunch(found->second.get(), cudaStreamLegacy);
-        if (status == cudaSuccess) return std::nullopt;
-        return fmt::format("launching solve's captured CUDA graph failed: {}", cudaGetErrorString(status));
+    std::vector<std::uint64_t> key;
+    if (replay_) {
+        key = call_key(pointers, scalars);
+        if (const auto found = graphs_.find(key); found != graphs_.end()) {
+            // On the legacy stream, where the events and the held-back clock are. A failed launch is
+            // the call's error; a kernel's fault shows where the harness synchronises, as for any solve.
+            const cudaError_t status = cudaGraphLaunch(found->second.get(), cudaStreamLegacy);
+            if (status == cudaSuccess) return std::nullopt;
+            return fmt::format("launching solve's captured CUDA graph failed: {}", cudaGetErrorString(status));
+        }
     }
     // Per parameter position: the element count of a pointer, the value of a scalar.
     std::vector<std::int64_t> counts(spec_.params.size(), 0);

@@ -91,8 +91,7 @@ void add_python(const runner_settings::python_runner& python, sandbox_policy& po
                                                std::filesystem::path(python.install.library).parent_path()};
     for (const auto& entry : python.install.path) folders.emplace_back(entry);
     if (python.bytecode) folders.push_back(*python.bytecode);
-    if (python.kept_kernels && std::filesystem::is_directory(*python.kept_kernels))
-        policy.read_only.push_back({*python.kept_kernels, kSandboxKeptKernels});
+    if (python.kernels_kept) policy.read_only.push_back({*python.kept_kernels, kSandboxKeptKernels});
     std::sort(folders.begin(), folders.end());
     folders.erase(std::unique(folders.begin(), folders.end()), folders.end());
     for (const auto& folder : folders)
@@ -184,12 +183,10 @@ hello_job runner_session::hello_for(const problem_spec& spec, const runner_setti
                         install.path,
                         (stage_ ? kSandboxPythonCache : work_.path() / "python").string(),
                         python->bytecode ? python->bytecode->string() : "",
-                        stage_ && python->kept_kernels && std::filesystem::is_directory(*python->kept_kernels)
-                            ? kSandboxKeptKernels.string()
-                            : "",
+                        stage_ && python->kernels_kept ? kSandboxKeptKernels.string() : "",
                         stage_ && python->kept_kernels ? (kSandboxOutputs / kKernelsOut).string() : "",
                         python->shown.string(),
-                        imports_triton(python->shown)};
+                        python->imports_triton};
     }
     return hello;
 }
@@ -779,10 +776,16 @@ runner_settings runner_for(const runner_settings& base, const std::filesystem::p
     runner_settings settings = base;
     const python_install& python = find_python();
     // The learner's path, as named: tracebacks show it.
-    settings.python = runner_settings::python_runner{python, source, std::nullopt, std::nullopt};
+    runner_settings::python_runner& runner = settings.python.emplace();
+    runner.install = python;
+    runner.shown = source;
+    runner.imports_triton = imports_triton(source);
     if (!base.cache_dir.empty()) {
-        settings.python->bytecode = python_bytecode(python, base.cache_dir);
-        if (imports_triton(source)) settings.python->kept_kernels = kept_kernels_dir(base.cache_dir, source, python);
+        runner.bytecode = python_bytecode(python, base.cache_dir);
+        if (runner.imports_triton) {
+            runner.kept_kernels = kept_kernels_dir(base.cache_dir, source, python);
+            runner.kernels_kept = std::filesystem::is_directory(*runner.kept_kernels);
+        }
     }
     return settings;
 }

@@ -58,8 +58,10 @@ struct runner_settings {
     struct python_runner {
         python_install install;
         std::filesystem::path shown;
+        bool imports_triton = false;
         std::optional<std::filesystem::path> bytecode;      // toolkit/python_bytecode.hpp, bound read-only
-        std::optional<std::filesystem::path> kept_kernels;  // kept_kernels.hpp: read-only in, updated after
+        std::optional<std::filesystem::path> kept_kernels;  // kept_kernels.hpp: this file's, updated after
+        bool kernels_kept = false;                          // kept_kernels holds some: bound read-only
     };
     std::optional<python_runner> python;
     std::filesystem::path cache_dir;  // the judge's cache, where Python's bytecode is kept
