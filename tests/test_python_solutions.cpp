@@ -107,3 +107,31 @@ TEST_CASE("finding the Python runs nothing of the learner's folder", "[python]")
     CHECK(result.exit.code == exit_accepted);
     CHECK_FALSE(std::filesystem::exists(marker));
 }
+
+TEST_CASE("the judge prepares its Python once, and its runners only read it", "[python]") {
+    const temp_dir cache("cache");
+    const auto judge = [&] {
+        return gpujudge_env({"GPUJUDGE_CACHE_DIR=" + cache.path().string()},
+                            {"--color", "never", "--home", kFixtures, "--backend", "host", "run", "tiny_sum",
+                             kFixtures + "/python_solutions/correct.py"});
+    };
+    const auto count_files = [](const std::filesystem::path& folder, const std::string& part) {
+        std::size_t count = 0;
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(folder))
+            if (entry.is_regular_file() && entry.path().string().find(part) != std::string::npos) ++count;
+        return count;
+    };
+    REQUIRE(judge().exit.code == exit_accepted);
+    std::vector<std::filesystem::path> prepared;
+    for (const auto& entry : std::filesystem::directory_iterator(cache.path() / "python-prepared"))
+        prepared.push_back(entry.path());
+    REQUIRE(prepared.size() == 1);
+    CHECK(std::filesystem::exists(prepared[0] / "complete"));
+    const std::size_t torch_bytecode = count_files(prepared[0] / "bytecode", "/torch/");
+    CHECK(torch_bytecode > 100);  // torch's modules, compiled by the judge's own Python
+    const std::size_t files = count_files(prepared[0], "");
+    REQUIRE(judge().exit.code == exit_accepted);
+    CHECK(count_files(prepared[0], "") == files);  // the second run prepared nothing and wrote nothing
+    CHECK(std::distance(std::filesystem::directory_iterator(cache.path() / "python-prepared"),
+                        std::filesystem::directory_iterator()) == 1);
+}

@@ -32,7 +32,7 @@ TEST_CASE("every job the judge sends survives its line", "[protocol]") {
                             "/usr",
                             {"/venv/site-packages"},
                             "/tmp/c",
-                            "/cache/bytecode",
+                            "/cache/python-prepared/ab",
                             "/judge/kernels",
                             "/judge/out/kernels",
                             "mine.py",

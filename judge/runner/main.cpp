@@ -423,7 +423,7 @@ void serve(const hello_job& hello, control& in, channel& out) {
     // opened, so that the two overlap.
     std::optional<python_host> python;
     if (const python_load& p = hello.python; !p.library.empty())
-        python.emplace(python_setup{p.library, p.home, p.path, p.cache_dir, p.bytecode, p.kept_kernels, p.keep_to,
+        python.emplace(python_setup{p.library, p.home, p.path, p.cache_dir, p.prepared, p.kept_kernels, p.keep_to,
                                     p.shown, p.imports_triton});
     auto space = open_space(hello.backend, out);
     if (!space) return;

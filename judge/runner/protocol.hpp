@@ -37,8 +37,8 @@ enum class runner_backend { device, host };
 struct python_load {
     std::string library, home;
     std::vector<std::string> path;
-    std::string cache_dir;        // writable: Triton's kernels
-    std::string bytecode;         // read-only: torch's and triton's bytecode (toolkit/python_bytecode.hpp), or ""
+    std::string cache_dir;  // writable: Triton's kernels
+    std::string prepared;   // read-only: what the judge prepared for this Python (toolkit/python_prepared.hpp), or ""
     std::string kept_kernels;     // read-only: Triton's kernels from a run of the same file (kept_kernels.hpp), or ""
     std::string keep_to;          // where the runner copies its Triton kernels after each job, or ""
     std::string shown;            // the learner's path of the file, for messages and tracebacks
@@ -192,7 +192,7 @@ void from_json(const nlohmann::json& in, timing_summary& timing);
 void to_json(nlohmann::json& out, const test_result_message& message);
 void from_json(const nlohmann::json& in, test_result_message& message);
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(python_load, library, home, path, cache_dir, bytecode, kept_kernels, keep_to, shown,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(python_load, library, home, path, cache_dir, prepared, kept_kernels, keep_to, shown,
                                    imports_triton)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(hello_job, key, backend, problem_dir, python)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(load_job, library, function, measure_peak)

@@ -105,7 +105,7 @@ python_host::python_host(const python_setup& setup) : shown_(setup.shown) {
     const nlohmann::json start = {
         {"path", setup.path},
         {"cache_dir", setup.cache_dir},
-        {"bytecode", setup.bytecode},
+        {"prepared", setup.prepared},
         {"kept_kernels", setup.kept_kernels},
         {"keep_to", setup.keep_to},
         {"imports", setup.imports_triton ? nlohmann::json{"torch", "triton"} : nlohmann::json{"torch"}}};

@@ -18,7 +18,7 @@ struct python_setup {
     std::string home;               // sys.base_prefix: its standard library
     std::vector<std::string> path;  // sys.path, the virtual environment's site-packages included
     std::string cache_dir;          // Triton's kernels, this source's own (writable)
-    std::string bytecode;           // torch's and triton's bytecode, read-only; "": none
+    std::string prepared;           // toolkit/python_prepared.hpp's folder, read-only; "": none
     std::string kept_kernels;       // Triton's kernels from a run of the same file, read-only; "": none
     std::string keep_to;            // where export_kernels copies Triton's kernels; "": nowhere
     std::string shown;              // the learner's path of the file, for messages and tracebacks

@@ -7,7 +7,7 @@
 #include "runner/kept_kernels.hpp"
 #include "runner/shared_outputs.hpp"
 #include "test_data.hpp"
-#include "toolkit/python_bytecode.hpp"
+#include "toolkit/python_prepared.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -90,7 +90,7 @@ void add_python(const runner_settings::python_runner& python, sandbox_policy& po
                                                std::filesystem::path(python.install.executable).parent_path(),
                                                std::filesystem::path(python.install.library).parent_path()};
     for (const auto& entry : python.install.path) folders.emplace_back(entry);
-    if (python.bytecode) folders.push_back(*python.bytecode);
+    if (python.prepared) folders.push_back(*python.prepared);
     if (python.kernels_kept) policy.read_only.push_back({*python.kept_kernels, kSandboxKeptKernels});
     std::sort(folders.begin(), folders.end());
     folders.erase(std::unique(folders.begin(), folders.end()), folders.end());
@@ -182,7 +182,7 @@ hello_job runner_session::hello_for(const problem_spec& spec, const runner_setti
                         install.home,
                         install.path,
                         (stage_ ? kSandboxPythonCache : work_.path() / "python").string(),
-                        python->bytecode ? python->bytecode->string() : "",
+                        python->prepared ? python->prepared->string() : "",
                         stage_ && python->kernels_kept ? kSandboxKeptKernels.string() : "",
                         stage_ && python->kept_kernels ? (kSandboxOutputs / kKernelsOut).string() : "",
                         python->shown.string(),
@@ -781,7 +781,7 @@ runner_settings runner_for(const runner_settings& base, const std::filesystem::p
     runner.shown = source;
     runner.imports_triton = imports_triton(source);
     if (!base.cache_dir.empty()) {
-        runner.bytecode = python_bytecode(python, base.cache_dir);
+        runner.prepared = python_prepared(python, base.cache_dir);
         if (runner.imports_triton) {
             runner.kept_kernels = kept_kernels_dir(base.cache_dir, source, python);
             runner.kernels_kept = std::filesystem::is_directory(*runner.kept_kernels);

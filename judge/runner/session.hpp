@@ -59,12 +59,12 @@ struct runner_settings {
         python_install install;
         std::filesystem::path shown;
         bool imports_triton = false;
-        std::optional<std::filesystem::path> bytecode;      // toolkit/python_bytecode.hpp, bound read-only
+        std::optional<std::filesystem::path> prepared;      // toolkit/python_prepared.hpp, bound read-only
         std::optional<std::filesystem::path> kept_kernels;  // kept_kernels.hpp: this file's, updated after
         bool kernels_kept = false;                          // kept_kernels holds some: bound read-only
     };
     std::optional<python_runner> python;
-    std::filesystem::path cache_dir;  // the judge's cache, where Python's bytecode is kept
+    std::filesystem::path cache_dir;  // the judge's cache: the prepared Python, kept kernels
 };
 
 // The variables a runner starts with over the judge's environment (see runner_settings::gpu).

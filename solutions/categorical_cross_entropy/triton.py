@@ -7,7 +7,8 @@ import triton
 import triton.language as tl
 
 
-@triton.jit
+# N only masks: unspecialised, one kernel serves every N. C, the row stride, stays specialised.
+@triton.jit(do_not_specialize=["N"])
 def cross_entropy_kernel(logits_ptr, labels_ptr, loss_ptr, N, C,
                          ROWS: tl.constexpr, BLOCK_C: tl.constexpr):
     rows = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
@@ -28,7 +29,7 @@ def cross_entropy_kernel(logits_ptr, labels_ptr, loss_ptr, N, C,
 
 
 def solve(logits: torch.Tensor, true_labels: torch.Tensor, loss: torch.Tensor, N: int, C: int):
-    BLOCK_C = triton.next_power_of_2(C)
+    BLOCK_C = max(16, triton.next_power_of_2(C))  # few tile shapes, few kernels
     ROWS = max(1, 4096 // BLOCK_C)
     loss.zero_()  # the programs add into it
     cross_entropy_kernel[(triton.cdiv(N, ROWS),)](logits, true_labels, loss, N, C,

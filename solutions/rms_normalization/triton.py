@@ -8,7 +8,7 @@ import triton
 import triton.language as tl
 
 
-@triton.jit
+@triton.jit(do_not_specialize=["N"])  # one kernel for every N: see solve
 def sum_of_squares_kernel(input_ptr, partials_ptr, N, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     offsets = pid * BLOCK + tl.arange(0, BLOCK)
@@ -16,7 +16,7 @@ def sum_of_squares_kernel(input_ptr, partials_ptr, N, BLOCK: tl.constexpr):
     tl.store(partials_ptr + pid, tl.sum(x * x, axis=0))
 
 
-@triton.jit
+@triton.jit(do_not_specialize=["N", "num_blocks"])
 def rms_norm_kernel(input_ptr, output_ptr, partials_ptr, gamma, beta, eps, N, num_blocks,
                     BLOCK: tl.constexpr, BLOCK_P: tl.constexpr):
     p = tl.arange(0, BLOCK_P)
@@ -31,9 +31,11 @@ def rms_norm_kernel(input_ptr, output_ptr, partials_ptr, gamma, beta, eps, N, nu
 
 
 def solve(input: torch.Tensor, gamma: float, beta: float, output: torch.Tensor, N: int, eps: float):
-    BLOCK = 2048
+    # Sizes only mask here, so the kernels are compiled once: Triton otherwise compiles one per size
+    # class (1, a multiple of 16, other) of each int argument and per constexpr value, 0.2-0.5 s each.
+    BLOCK = 2048  # N <= 100,000: at most 49 partials, merged by one tile of 64 lanes
     num_blocks = triton.cdiv(N, BLOCK)
     partials = torch.empty(num_blocks, dtype=torch.float32, device=input.device)
     sum_of_squares_kernel[(num_blocks,)](input, partials, N, BLOCK=BLOCK)
     rms_norm_kernel[(num_blocks,)](input, output, partials, gamma, beta, eps, N, num_blocks,
-                                   BLOCK=BLOCK, BLOCK_P=triton.next_power_of_2(num_blocks))
+                                   BLOCK=BLOCK, BLOCK_P=64)

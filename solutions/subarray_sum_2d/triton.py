@@ -8,7 +8,10 @@ import triton
 import triton.language as tl
 
 
-@triton.jit
+# The window's other bounds only offset rows and mask: unspecialised, one kernel serves them all
+# (Triton would compile one per size class of each: 1, a multiple of 16, other). M, the row stride,
+# and S_COL stay specialised: when both are multiples of 16, Triton vectorises the loads.
+@triton.jit(do_not_specialize=["S_ROW", "E_ROW", "E_COL"])
 def window_sum_kernel(input_ptr, output_ptr, M, S_ROW, E_ROW, S_COL, E_COL,
                       BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
     r = S_ROW + tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
@@ -22,8 +25,8 @@ def solve(input: torch.Tensor, output: torch.Tensor, N: int, M: int,
           S_ROW: int, E_ROW: int, S_COL: int, E_COL: int):
     height = E_ROW - S_ROW + 1
     width = E_COL - S_COL + 1
-    BLOCK_C = min(1024, triton.next_power_of_2(width))
-    BLOCK_R = min(triton.next_power_of_2(height), max(1, 4096 // BLOCK_C))
+    BLOCK_C = min(1024, max(16, triton.next_power_of_2(width)))  # few tile shapes, few kernels
+    BLOCK_R = max(1, 4096 // BLOCK_C)  # short windows: the rest is masked
     output.zero_()
     grid = (triton.cdiv(height, BLOCK_R), triton.cdiv(width, BLOCK_C))
     window_sum_kernel[grid](input, output, M, S_ROW, E_ROW, S_COL, E_COL, BLOCK_R=BLOCK_R, BLOCK_C=BLOCK_C)

@@ -31,6 +31,12 @@ for file in codemirror/lib/codemirror.js codemirror/lib/codemirror.css codemirro
             codemirror/mode/python/python.js codemirror/addon/edit/matchbrackets.js marked/marked.min.js; do
   install -D -m 644 "/usr/share/javascript/$file" "$root/.device/share/javascript/$file"
 done
+# The GPU machine's Python has no PyYAML: tests/gpu/triton_first_call.py reads problem.yaml with a
+# pure-Python copy of this machine's, where it has one.
+if yaml_dir="$(python3 -c 'import os, yaml; print(os.path.dirname(yaml.__file__))' 2>/dev/null)"; then
+  mkdir -p "$root/.device/pylib" && cp -r "$yaml_dir" "$root/.device/pylib/"
+  rm -rf "$root/.device/pylib/yaml/__pycache__" "$root/.device/pylib/yaml/"_yaml*.so
+fi
 if [ "${1:-}" = --with-cache ]; then
   cache="$(mktemp -d)"
   GPUJUDGE_CACHE_DIR="$cache" "$root/.device/bin/gpujudge" --color never validate >/dev/null

@@ -55,9 +55,16 @@ def events(response):
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
-def judge(url, problem, how, source):
+def language_of(path, source):
+    """What the page's language picker would show for the file."""
+    if not path.endswith(".py"):
+        return "cuda"
+    return "triton" if re.search(r"^\s*(import|from)\s+triton\b", source, re.M) else "pytorch"
+
+
+def judge(url, problem, how, source, language):
     request = urllib.request.Request(f"{url}/api/problems/{problem}/{how}", method="POST",
-                                     data=json.dumps({"source": source}).encode(),
+                                     data=json.dumps({"source": source, "language": language}).encode(),
                                      headers={"Content-Type": "application/json"})
     with OPENER.open(request, timeout=1800) as response:
         for name, data in events(response):
@@ -136,8 +143,8 @@ def main():
                 with open(path, encoding="utf-8") as file:
                     source = file.read()
                 for how, expected in (("run", run_verdict), ("submit", submit_verdict or run_verdict)):
-                    print(f"{how} {path} (expect {expected})")
-                    result = judge(url, args.problem, how, source)
+                    print(f"{how} {path} as {language_of(path, source)} (expect {expected})")
+                    result = judge(url, args.problem, how, source, language_of(path, source))
                     print(describe(result))
                     if not expected_ok(result, expected, args.allow_no_device):
                         print(f"  FAIL: {how} {path}: {result['verdict']}, expected {expected}")
