@@ -135,3 +135,27 @@ TEST_CASE("the judge prepares its Python once, and its runners only read it", "[
     CHECK(std::distance(std::filesystem::directory_iterator(cache.path() / "python-prepared"),
                         std::filesystem::directory_iterator()) == 1);
 }
+
+TEST_CASE("a Python installed beside the judge's cache and data shows the runner none of their files", "[python]") {
+    // The runner sees its Python's folders read-only; here they hold the cache (expected outputs,
+    // compiled libraries) and the data folder (the history) too.
+    const temp_dir folder("beside");
+    std::filesystem::create_symlink(find_python().executable, folder.path() / "python3");
+    const auto cache = folder.path() / "cache";
+    const auto data = folder.path() / "data";
+    const auto judge = [&](const std::string& command, const std::string& file) {
+        return gpujudge_env({"GPUJUDGE_PYTHON=" + (folder.path() / "python3").string(),
+                             "GPUJUDGE_CACHE_DIR=" + cache.string(), "GPUJUDGE_DATA_DIR=" + data.string()},
+                            {"--color", "never", "--home", kFixtures, "--backend", "host", command, "tiny_sum",
+                             kFixtures + "/python_solutions/" + file, "--json"});
+    };
+    REQUIRE(judge("submit", "correct.py").exit.code == exit_accepted);  // the cache and the history hold files
+    REQUIRE(std::filesystem::exists(cache / "expected"));
+    REQUIRE(std::filesystem::exists(data / "history.db"));
+    const auto result = judge("run", "looks_around.py");  // --json: what it printed is program_output
+    CHECK(result.exit.code == exit_accepted);
+    CHECK(contains(result.output, "seen: " + (folder.path() / "python3").string()));  // the bind is there
+    CHECK_FALSE(contains(result.output, cache.string() + "/expected"));
+    CHECK_FALSE(contains(result.output, cache.string() + "/lib"));
+    CHECK_FALSE(contains(result.output, data.string() + "/"));
+}

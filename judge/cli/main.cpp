@@ -115,6 +115,7 @@ cli_context make_context(const global_options& global, const char* argv0) {
     context.judge.runner.backend = global.backend == "host" ? runner_backend::host : runner_backend::device;
     context.judge.runner.sandbox = !global.no_sandbox;
     context.judge.runner.cache_dir = context.judge.compiler.cache_dir;
+    context.judge.runner.hidden = context.judge.compiler.hidden;
     return context;
 }
 

@@ -100,10 +100,11 @@ def _start(start_json):
         triton_cache = os.path.join(start["cache_dir"], "triton")
         os.environ["TRITON_CACHE_DIR"] = triton_cache
         _kernels.update(cache=triton_cache, keep_to=start["keep_to"])
-        # Triton's CUDA utilities, built by the judge; then the kernels kept from a run of this very
-        # file (kept_kernels.hpp). What cannot be copied, Triton builds again.
+        # The kernels kept from a run of this very file (kept_kernels.hpp), then Triton's CUDA
+        # utilities, built by the judge: over anything of the same name a run may have left. What
+        # cannot be copied, Triton builds again.
         prepared_cache = os.path.join(start["prepared"], "triton") if start["prepared"] else ""
-        for kept in (prepared_cache, start["kept_kernels"]):
+        for kept in (start["kept_kernels"], prepared_cache):
             if kept and os.path.isdir(kept):
                 import shutil
                 try:
@@ -120,7 +121,9 @@ def _use_launcher_header():
     """Triton builds a C launcher per kernel signature with gcc; with the judge's precompiled header
     of the launchers' includes, each build skips parsing Python.h and cuda.h (0.23 s -> 0.14 s on the
     H100 machine). The flags are Triton's own: gcc uses the header only if they match its own."""
-    header = os.path.join(_prepared.get("folder", ""), "launcher.h")
+    if "folder" not in _prepared:
+        return
+    header = os.path.join(_prepared["folder"], "launcher.h")
     if "triton" not in sys.modules or not os.path.isfile(header + ".gch"):
         return
     import triton.runtime.build as build

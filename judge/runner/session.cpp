@@ -136,6 +136,10 @@ sandbox_policy runner_policy(const runner_settings& settings, const problem_spec
             policy.writable.push_back({std::filesystem::absolute(folder), {}});
     }
     if (settings.python) add_python(*settings.python, policy);
+    // The judge's own folders stay unseen even where a bind holds them; the prepared Python and the
+    // kept kernels, bound deeper, are mounted over the cover.
+    policy.hidden = settings.hidden;
+    if (!settings.cache_dir.empty()) policy.hidden.push_back(settings.cache_dir);
     return policy;
 }
 
@@ -218,9 +222,11 @@ runner_session::~runner_session() {
         stop(false);
     }
     stop(true);
-    // The runner is gone: nothing writes its kernels any more while they are checked and kept.
-    if (stage_ && settings_.python && settings_.python->kept_kernels)
-        keep_kernels(stage_->path() / "out" / kKernelsOut, *settings_.python->kept_kernels);
+    // The runner is gone: nothing writes its kernels any more while they are checked and kept, under
+    // the hash of the bytes it loaded (the learner's file may have changed since runner_for read it).
+    if (stage_ && settings_.python && settings_.python->kept_kernels && !loaded_.empty())
+        keep_kernels(stage_->path() / "out" / kKernelsOut,
+                     kept_kernels_dir(settings_.cache_dir, loaded_, settings_.python->install));
     close(interrupt_fd_);
 }
 
@@ -348,6 +354,7 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
     if (no_device_) return no_device_;
     load_job job{library.empty() ? "" : std::filesystem::absolute(library).string(), function, peak != nullptr};
     if (stage_ && !library.empty()) {  // the one library, where the sandboxed runner sees it
+        loaded_ = library;
         stage_file(library, stage_->path() / "lib" / library.filename());
         job.library = (kSandboxLibraries / library.filename()).string();
     }
@@ -781,7 +788,9 @@ runner_settings runner_for(const runner_settings& base, const std::filesystem::p
     runner.shown = source;
     runner.imports_triton = imports_triton(source);
     if (!base.cache_dir.empty()) {
-        runner.prepared = python_prepared(python, base.cache_dir);
+        // Canonical, as its bind is: the hello names it where the runner sees it.
+        if (const auto prepared = python_prepared(python, base.cache_dir))
+            runner.prepared = std::filesystem::weakly_canonical(*prepared);
         if (runner.imports_triton) {
             runner.kept_kernels = kept_kernels_dir(base.cache_dir, source, python);
             runner.kernels_kept = std::filesystem::is_directory(*runner.kept_kernels);

@@ -65,6 +65,9 @@ struct runner_settings {
     };
     std::optional<python_runner> python;
     std::filesystem::path cache_dir;  // the judge's cache: the prepared Python, kept kernels
+    // The judge's other folders (the data folder): with the cache, hidden wherever a runner's bind
+    // would show them (a Python installed beside them binds their parent).
+    std::vector<std::filesystem::path> hidden;
 };
 
 // The variables a runner starts with over the judge's environment (see runner_settings::gpu).
@@ -160,6 +163,9 @@ private:
     int interrupt_fd_ = -1;  // an eventfd: written by interrupt(), polled beside the channel
     bool deaf_ = false;      // a line did not go through during the current job
     bool rejected_ = false;
+    // What the runner loaded: the judge's staged copy, whose bytes are what ran (kept kernels are
+    // kept under its hash, never under a learner's file that may have changed since).
+    std::filesystem::path loaded_;
     double post_call_allowance_ms_;  // the runner's own work between a call's return and its outputs
     bool device_read_ = false;
     std::optional<device_message> device_;
