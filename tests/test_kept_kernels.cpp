@@ -59,3 +59,25 @@ TEST_CASE("no kernel folder keeps nothing", "[kept_kernels]") {
     CHECK_FALSE(keep_kernels(work.path() / "none", work.path() / "kept"));
     CHECK_FALSE(std::filesystem::exists(work.path() / "kept"));
 }
+
+TEST_CASE("kept kernels beyond the total budget go least recently used first, never the one just kept",
+          "[kept_kernels]") {
+    const temp_dir work("kernels");
+    const auto root = work.path() / "triton-kernels";
+    const auto now = std::filesystem::file_time_type::clock::now();
+    const std::string kilobyte(1024, 'k');
+    for (const auto& [name, hours_ago] : std::vector<std::pair<std::string, int>>{
+             {"oldest", 5}, {"used_lately", 4}, {"middle", 3}, {"newest", 1}, {"just_kept", 9}}) {
+        write(root / name / "HASH" / "kernel.cubin", kilobyte);
+        std::filesystem::last_write_time(root / name, now - std::chrono::hours(hours_ago));
+    }
+    mark_kernels_used(root / "used_lately");  // a run bound it: used now
+    trim_kept_kernels(root / "just_kept", 3 * 1024);
+    CHECK_FALSE(std::filesystem::exists(root / "oldest"));
+    CHECK_FALSE(std::filesystem::exists(root / "middle"));
+    CHECK(std::filesystem::exists(root / "newest"));
+    CHECK(std::filesystem::exists(root / "used_lately"));
+    CHECK(std::filesystem::exists(root / "just_kept"));  // the oldest, but the one this run kept
+    trim_kept_kernels(root / "just_kept", 100 * 1024);   // within the budget: nothing goes
+    CHECK(std::filesystem::exists(root / "newest"));
+}

@@ -5,6 +5,9 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <vector>
+
 namespace gpujudge {
 
 namespace {
@@ -53,6 +56,37 @@ bool keep_kernels(const std::filesystem::path& from, const std::filesystem::path
     std::error_code ignored;
     std::filesystem::remove_all(partial, ignored);
     return !error;
+}
+
+void mark_kernels_used(const std::filesystem::path& kept) {
+    std::error_code error;
+    std::filesystem::last_write_time(kept, std::filesystem::file_time_type::clock::now(), error);
+}
+
+void trim_kept_kernels(const std::filesystem::path& kept, std::uintmax_t budget) {
+    struct folder {
+        std::filesystem::file_time_type used;
+        std::uintmax_t bytes = 0;
+        std::filesystem::path path;
+    };
+    std::vector<folder> folders;
+    std::uintmax_t total = 0;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(kept.parent_path(), error)) {
+        folder each{entry.last_write_time(error), 0, entry.path()};
+        std::filesystem::recursive_directory_iterator walk(entry.path(), error), end;  // follows no link
+        for (; !error && walk != end; walk.increment(error))
+            if (walk->is_regular_file(error)) each.bytes += walk->file_size(error);
+        error.clear();
+        total += each.bytes;
+        if (entry.path() != kept) folders.push_back(each);
+    }
+    std::sort(folders.begin(), folders.end(), [](const folder& a, const folder& b) { return a.used < b.used; });
+    for (const folder& oldest : folders) {
+        if (total <= budget) break;
+        std::filesystem::remove_all(oldest.path, error);
+        if (!error) total -= oldest.bytes;
+    }
 }
 
 }  // namespace gpujudge

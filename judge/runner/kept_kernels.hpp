@@ -17,6 +17,9 @@ namespace gpujudge {
 
 constexpr std::uintmax_t kKeptKernelsBytes = std::uintmax_t{64} << 20;
 constexpr std::size_t kKeptKernelsEntries = 4096;
+// All files' kept kernels together: a submission that keeps 64 MiB per edit would otherwise fill the
+// disk. The least recently used go first (trim_kept_kernels).
+constexpr std::uintmax_t kKeptKernelsTotalBytes = std::uintmax_t{1} << 30;
 
 // `cache_dir`/triton-kernels/<hash of the source's bytes and the Python installation>.
 std::filesystem::path kept_kernels_dir(const std::filesystem::path& cache_dir, const std::filesystem::path& source,
@@ -25,5 +28,12 @@ std::filesystem::path kept_kernels_dir(const std::filesystem::path& cache_dir, c
 // Replaces `kept` with a copy of the runner's `from`, when `from` holds only regular files and
 // folders within the limits; true when it did. `kept` is never left half written.
 bool keep_kernels(const std::filesystem::path& from, const std::filesystem::path& kept);
+
+// Marks a kept folder as used now (its modification time), so that trimming keeps it longest.
+void mark_kernels_used(const std::filesystem::path& kept);
+
+// Removes whole kept folders beside `kept` (in its parent), least recently used first, until they
+// all take at most `budget` bytes; `kept` itself stays.
+void trim_kept_kernels(const std::filesystem::path& kept, std::uintmax_t budget = kKeptKernelsTotalBytes);
 
 }  // namespace gpujudge

@@ -224,9 +224,10 @@ runner_session::~runner_session() {
     stop(true);
     // The runner is gone: nothing writes its kernels any more while they are checked and kept, under
     // the hash of the bytes it loaded (the learner's file may have changed since runner_for read it).
-    if (stage_ && settings_.python && settings_.python->kept_kernels && !loaded_.empty())
-        keep_kernels(stage_->path() / "out" / kKernelsOut,
-                     kept_kernels_dir(settings_.cache_dir, loaded_, settings_.python->install));
+    if (stage_ && settings_.python && settings_.python->kept_kernels && !loaded_.empty()) {
+        const auto kept = kept_kernels_dir(settings_.cache_dir, loaded_, settings_.python->install);
+        if (keep_kernels(stage_->path() / "out" / kKernelsOut, kept)) trim_kept_kernels(kept);
+    }
     close(interrupt_fd_);
 }
 
@@ -794,6 +795,7 @@ runner_settings runner_for(const runner_settings& base, const std::filesystem::p
         if (runner.imports_triton) {
             runner.kept_kernels = kept_kernels_dir(base.cache_dir, source, python);
             runner.kernels_kept = std::filesystem::is_directory(*runner.kept_kernels);
+            if (runner.kernels_kept) mark_kernels_used(*runner.kept_kernels);
         }
     }
     return settings;
