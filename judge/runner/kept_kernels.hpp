@@ -6,8 +6,8 @@
 // Kept per file content (and Python, torch and triton), the content the runner loaded (the judge's
 // staged copy, not the learner's file, which may change under the judge): what a submission leaves
 // there is only ever loaded by a later run of the very same bytes, which could do the same itself,
-// so a planted kernel buys nothing. What the judge takes from the runner's folder is bounded and plain: regular files
-// and folders only (no links, no devices), at most kKeptKernelsBytes in all.
+// so a planted kernel buys nothing. What the judge takes from the runner's folder is bounded and
+// plain: regular files and folders only (no links, no devices), at most kKeptKernelsBytes in all.
 #include "toolkit/python_probe.hpp"
 
 #include <cstdint>

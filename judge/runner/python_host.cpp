@@ -9,7 +9,7 @@
 
 namespace gpujudge {
 
-extern const char* const kPythonBootstrap;  // python_bootstrap.py (python_bootstrap.cpp, generated)
+extern const char* const kPythonBootstrap;  // python_bootstrap.py, compiled in (gpujudge_embed_text)
 
 namespace {
 
@@ -90,6 +90,20 @@ python_api& api() {
     return the_api;
 }
 
+// call_bootstrap from a thread that holds no GIL (the runner's, after the constructor).
+std::string call_bootstrap_with_gil(const char* name, const std::vector<std::string>& args) {
+    const int gil = api().gil_ensure();
+    std::string answer;
+    try {
+        answer = call_bootstrap(api(), name, args);
+    } catch (...) {
+        api().gil_release(gil);
+        throw;
+    }
+    api().gil_release(gil);
+    return answer;
+}
+
 }  // namespace
 
 python_host::python_host(const python_setup& setup) : shown_(setup.shown) {
@@ -114,27 +128,12 @@ python_host::python_host(const python_setup& setup) : shown_(setup.shown) {
 }
 
 void python_host::export_kernels() {
-    const int gil = api().gil_ensure();
-    try {
-        call_bootstrap(api(), "_export_kernels", {});
-    } catch (...) {
-        api().gil_release(gil);
-        throw;
-    }
-    api().gil_release(gil);
+    call_bootstrap_with_gil("_export_kernels", {});
 }
 
 std::variant<python_entry, std::string> python_host::load(const std::string& file, const problem_spec& spec,
                                                           const std::string& backend) {
-    const int gil = api().gil_ensure();
-    std::string answer;
-    try {
-        answer = call_bootstrap(api(), "_load", {file, shown_, params_json(spec).dump(), backend});
-    } catch (...) {
-        api().gil_release(gil);
-        throw;
-    }
-    api().gil_release(gil);
+    const std::string answer = call_bootstrap_with_gil("_load", {file, shown_, params_json(spec).dump(), backend});
     if (answer.rfind("ok ", 0) == 0)
         return reinterpret_cast<python_entry>(std::strtoull(answer.c_str() + 3, nullptr, 10));
     return answer.rfind("rejected ", 0) == 0 ? answer.substr(9) : answer;

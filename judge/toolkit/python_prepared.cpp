@@ -11,7 +11,7 @@
 
 namespace gpujudge {
 
-extern const char* const kPythonPrepare;  // python_prepare.py (python_prepare.cpp, generated)
+extern const char* const kPythonPrepare;  // python_prepare.py, compiled in (gpujudge_embed_text)
 
 namespace {
 

@@ -75,6 +75,8 @@ for name, src, library_dirs, include_dirs, libraries in captured:
                                                header + ".gch"] + [f"-I{d}" for d in dirs], repeats=1)
         timed(f"gcc {opt} -include precompiled", [cc, path, opt, "-include", header, "-Winvalid-pch", "-o",
                                                   os.path.join(work, "b.so")] + common)
-        timed(f"gcc {opt} -c only", [cc, path, opt, "-fPIC", "-c", "-o", os.path.join(work, "a.o")] + [f"-I{d}" for d in dirs])
+        timed(f"gcc {opt} -c only",
+              [cc, path, opt, "-fPIC", "-c", "-o", os.path.join(work, "a.o")] + [f"-I{d}" for d in dirs])
         timed(f"gcc {opt} -fsyntax-only", [cc, path, opt, "-fsyntax-only"] + [f"-I{d}" for d in dirs])
-print(f"python {sys.version.split()[0]}, triton {triton.__version__}, gcc {subprocess.check_output([shutil.which('gcc'), '-dumpfullversion'], text=True).strip()}")
+gcc_version = subprocess.check_output([shutil.which("gcc"), "-dumpfullversion"], text=True).strip()
+print(f"python {sys.version.split()[0]}, triton {triton.__version__}, gcc {gcc_version}")
