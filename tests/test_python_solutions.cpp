@@ -149,7 +149,7 @@ TEST_CASE("a Python installed beside the judge's cache and data shows the runner
                             {"--color", "never", "--home", kFixtures, "--backend", "host", command, "tiny_sum",
                              kFixtures + "/python_solutions/" + file, "--json"});
     };
-    REQUIRE(judge("submit", "correct.py").exit.code == exit_accepted);  // the cache and the history hold files
+    REQUIRE(judge("run", "correct.py").exit.code == exit_accepted);  // the cache and the history hold files
     REQUIRE(std::filesystem::exists(cache / "expected"));
     REQUIRE(std::filesystem::exists(data / "history.db"));
     const auto result = judge("run", "looks_around.py");  // --json: what it printed is program_output
