@@ -3,6 +3,7 @@
 #include "element_match.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <future>
 #include <stdexcept>
@@ -24,20 +25,29 @@ tolerance tolerance_for(const problem_spec& spec, const parameter& output, const
 
 named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars, named_arrays inputs,
                          const solve_function& function) {
-    named_arrays buffers;
+    std::map<std::string, void*> pointers;
+    for (auto& [name, values] : inputs) pointers[name] = values.data();
+    return run_on_host_borrowing(spec, scalars, pointers, function);
+}
+
+named_arrays run_on_host_borrowing(const problem_spec& spec, const scalar_values& scalars,
+                                   const std::map<std::string, void*>& inputs, const solve_function& function) {
+    named_arrays outputs, missing;  // missing: an input not given (zeros)
     std::vector<void*> pointers(spec.params.size(), nullptr);
     for (std::size_t i = 0; i < spec.params.size(); ++i) {
         const parameter& param = spec.params[i];
         if (!param.is_pointer) continue;
-        auto input = inputs.find(param.name);
-        host_array buffer = input != inputs.end() ? std::move(input->second)
-                                                  : host_array(param.type, spec.element_count(param, scalars));
-        pointers[i] = buffers.emplace(param.name, std::move(buffer)).first->second.data();
+        const auto input = inputs.find(param.name);
+        if (!param.is_output() && input != inputs.end()) {
+            pointers[i] = input->second;
+            continue;
+        }
+        host_array buffer(param.type, spec.element_count(param, scalars));
+        if (input != inputs.end()) std::memcpy(buffer.data(), input->second, buffer.size_bytes());
+        pointers[i] =
+            (param.is_output() ? outputs : missing).emplace(param.name, std::move(buffer)).first->second.data();
     }
     if (auto raised = function.run(pointers, scalars)) throw std::runtime_error(*raised);
-    named_arrays outputs;
-    for (const auto& param : spec.params)
-        if (param.is_pointer && param.is_output()) outputs.emplace(param.name, std::move(buffers.at(param.name)));
     return outputs;
 }
 

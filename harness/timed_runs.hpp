@@ -19,7 +19,10 @@ struct timed_settings {
     int slots = 3;          // distinct buffer sets, drawn independently of the data
     int warmup = 3;         // calls verified, not timed...
     double warmup_s = 0.3;  // ...and at least this long: clocks ramp up after the idle of data generation
-    int min_samples = 50;   // unless budget_s runs out first (a slow solution); 16 at least
+    // The same for each later size of one run: the GPU has just been busy timing the one before and
+    // generating this one's data, so its clocks are up; the calls still warm this size's buffers.
+    double later_warmup_s = 0.05;
+    int min_samples = 50;  // unless budget_s runs out first (a slow solution); 16 at least
     int max_samples = 20000;
     double min_time_s = 1.0;    // sampling time, after warm-up: a short disturbance then weighs little
     double budget_s = 3.0;      // ...and at most this long

@@ -159,3 +159,35 @@ TEST_CASE("a Python installed beside the judge's cache and data shows the runner
     CHECK_FALSE(contains(result.output, cache.string() + "/lib"));
     CHECK_FALSE(contains(result.output, data.string() + "/"));
 }
+
+TEST_CASE("the Python found is kept in the cache, and found again when its interpreter changes", "[python]") {
+    const temp_dir folder("probe");
+    const auto log = folder.path() / "probes.log";
+    const auto wrapper = folder.path() / "python3";
+    const auto write_wrapper = [&](const std::string& comment) {
+        std::ofstream(wrapper) << "#!/bin/sh\n# " << comment << "\necho probe >>" << log << "\nexec "
+                               << find_python().executable << " \"$@\"\n";
+        std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+    };
+    const auto judge = [&] {
+        return gpujudge_env(
+            {"GPUJUDGE_PYTHON=" + wrapper.string(), "GPUJUDGE_CACHE_DIR=" + (folder.path() / "cache").string()},
+            {"--color", "never", "--home", kFixtures, "--backend", "host", "run", "tiny_sum",
+             kFixtures + "/python_solutions/correct.py"});
+    };
+    const auto probes = [&] {
+        std::ifstream file(log);
+        std::string line;
+        int count = 0;
+        while (std::getline(file, line)) ++count;
+        return count;
+    };
+    write_wrapper("first");
+    REQUIRE(judge().exit.code == exit_accepted);
+    CHECK(probes() == 1);
+    REQUIRE(judge().exit.code == exit_accepted);
+    CHECK(probes() == 1);  // the kept choice: no Python started to find it
+    write_wrapper("another interpreter, a longer file");
+    REQUIRE(judge().exit.code == exit_accepted);
+    CHECK(probes() == 2);
+}

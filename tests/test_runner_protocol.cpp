@@ -46,9 +46,11 @@ TEST_CASE("every job the judge sends survives its line", "[protocol]") {
     timed_settings settings;
     settings.budget_s = 1.25;
     settings.max_samples = 77;
+    settings.later_warmup_s = 0.125;
     const time_job time{{{2, {{changed_data()}, {{9, {}}}}}}, settings, 0xfeedULL};
     CHECK(round_trip(time) == nlohmann::json(time));
     CHECK(round_trip(time).at("order_seed") == 0xfeedULL);
+    CHECK(round_trip(time).at("settings").at("later_warmup_s") == 0.125);
     const reference_job reference{{{4, changed_data(), "/judge/out/r-0.out", {{"N", 10}}}}};
     CHECK(round_trip(reference) == nlohmann::json(reference));
     CHECK(round_trip(outputs_ack{false}).at("go") == false);

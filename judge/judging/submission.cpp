@@ -69,9 +69,9 @@ bool wants_torch(const judge_options& options) {
 std::future<void> find_python_ahead(const problem_spec& spec, const judge_options& options,
                                     const judge_context& context) {
     if (!wants_torch(options) || !torch_source(context.home, spec.slug)) return {};
-    return std::async(std::launch::async, [] {
+    return std::async(std::launch::async, [cache_dir = context.compiler.cache_dir] {
         try {
-            find_python();
+            find_python(cache_dir);
         } catch (const environment_error&) {  // said, if wanted, where the column is left out
         }
     });
@@ -304,6 +304,7 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
     }
     for (auto& test : result.tests)
         if (test.result == verdict::skipped && test.message.empty()) test.message = "not run after the first failure";
+    timings.measure("runner exit", [&] { session.close(); });
     result.program_output = session.output_tail();
     decide(result);
     return result;
@@ -321,7 +322,7 @@ std::string last_seen_arch(const compiler_settings& compiler) {
 judgement judge_submission(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options,
                            judge_context& context) {
     judgement result = judge_decided(spec, source, options, context);
-    keep(spec, source, options, context, result);
+    context.timings.measure("history", [&] { keep(spec, source, options, context, result); });
     return result;
 }
 

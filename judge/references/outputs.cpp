@@ -7,6 +7,9 @@
 #include "generator.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
 
 namespace gpujudge {
 
@@ -60,7 +63,10 @@ std::vector<std::filesystem::path> reference_outputs::ensure(const std::vector<i
     try {
         if (auto failure = session.load(library_, "reference"))
             throw problem_error(fmt::format("{}: {}", (spec_.dir / "reference.cpp").string(), *failure));
+        const auto start = std::chrono::steady_clock::now();
         session.write_references(job);
+        spdlog::debug("{} reference outputs written in {:.2f} s", job.requests.size(),
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     } catch (const problem_error&) {
         if (cancelled_) throw cancelled();  // it failed because it was killed
         throw;

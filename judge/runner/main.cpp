@@ -9,6 +9,7 @@
 #include "output_file.hpp"
 #include "peak_bandwidth.hpp"
 #include "runner/channel.hpp"
+#include "runner/copy_on_write_inputs.hpp"
 #include "runner/protocol.hpp"
 #include "runner/python_host.hpp"
 #include "runner/shared_outputs.hpp"
@@ -254,8 +255,8 @@ bool run_profile_job(session& s, const test_job& item) {
         wall_ms = listener.wall_ms;
         if (outcome.result != verdict::accepted) break;
     }
-    s.out.send(message_of(event::result,
-                          test_result_message{item.test, outcome.result, outcome.message, wall_ms, std::nullopt}));
+    s.out.send(message_of(event::result, test_result_message{item.test, outcome.result, outcome.message, wall_ms,
+                                                             std::nullopt, std::nullopt}));
     if (outcome.context_lost) return false;
     s.out.send(message_of(event::done));
     return true;
@@ -272,6 +273,7 @@ timing_summary summary_of(const timed_result& timed) {
 }
 
 bool run_time_job(session& s, const time_job& job) {
+    timed_settings settings = job.settings;
     for (const timed_test_job& item : job.tests) {
         s.out.send(message_of(event::begin, nlohmann::json{{"test", item.test}}));
         const test_spec& test = s.test(item.test);
@@ -283,8 +285,9 @@ bool run_time_job(session& s, const time_job& job) {
         judge_sink judge = s.sink(item.test);
         s.function->set_timed(true);
         const timed_result timed =
-            run_timed(s.spec, s.space, *s.function, test, data_sets, job.settings, job.order_seed, listener, judge);
+            run_timed(s.spec, s.space, *s.function, test, data_sets, settings, job.order_seed, listener, judge);
         s.function->set_timed(false);
+        settings.warmup_s = std::min(settings.warmup_s, settings.later_warmup_s);
         s.out.send(message_of(event::result, test_result_message{item.test, timed.outcome.result, timed.outcome.message,
                                                                  0, summary_of(timed), timed.outcome.cause}));
         if (timed.outcome.context_lost) return false;
@@ -293,6 +296,20 @@ bool run_time_job(session& s, const time_job& job) {
     end_calls_job(s);
     return true;
 }
+
+// Seconds since the last lap (or the start).
+class stopwatch {
+public:
+    double lap() {
+        const auto now = std::chrono::steady_clock::now();
+        const double seconds = std::chrono::duration<double>(now - last_).count();
+        last_ = now;
+        return seconds;
+    }
+
+private:
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
 
 // Host memory that concurrent reference requests may hold at once: a quarter of the machine's.
 std::size_t reference_memory_budget() {
@@ -309,9 +326,9 @@ std::size_t buffer_bytes(const problem_spec& spec, const test_spec& test) {
 }
 
 // The reference's own exceptions, told apart from the harness's: the problem's author reads them.
-named_arrays call_reference(session& s, const scalar_values& scalars, named_arrays inputs) {
+named_arrays call_reference(session& s, const scalar_values& scalars, const std::map<std::string, void*>& inputs) {
     try {
-        return run_on_host(s.spec, scalars, std::move(inputs), *s.function);
+        return run_on_host_borrowing(s.spec, scalars, inputs, *s.function);
     } catch (const std::exception& error) {
         throw std::runtime_error(fmt::format("the reference threw an exception: {}", error.what()));
     } catch (...) {
@@ -330,13 +347,15 @@ void end_at_once_in_references(int status, void*) {
     if (g_references_running) _exit(status);
 }
 
-// The inputs that several requests vary (a test's data and its variants), generated once.
-std::map<data_key, named_arrays> shared_inputs(const session& s, const reference_job& job) {
+// The inputs that several requests vary (a test's data and its variants), generated once and
+// mapped copy-on-write by each request.
+std::map<data_key, std::unique_ptr<copy_on_write_inputs>> shared_inputs(const session& s, const reference_job& job) {
     std::map<data_key, int> members;
     for (const auto& request : job.requests) ++members[{request.test, request.data.seed}];
-    std::map<data_key, named_arrays> shared;
+    std::map<data_key, std::unique_ptr<copy_on_write_inputs>> shared;
     for (const auto& [key, count] : members)
-        if (count > 1) shared.emplace(key, host_inputs(s.spec, s.test(key.first), {key.second, {}}));
+        if (count > 1)
+            shared.emplace(key, std::make_unique<copy_on_write_inputs>(s.spec, s.test(key.first), key.second));
     return shared;
 }
 
@@ -365,7 +384,9 @@ private:
 // Independent reference runs on all cores, as many at once as the memory budget allows. Requests
 // on the same test and seed share one generation of the inputs.
 void run_reference_job(session& s, const reference_job& job) {
-    const std::map<data_key, named_arrays> shared = shared_inputs(s, job);
+    stopwatch generation;
+    const std::map<data_key, std::unique_ptr<copy_on_write_inputs>> shared = shared_inputs(s, job);
+    const double shared_s = generation.lap();
     g_references_running = true;
     memory_gate gate(reference_memory_budget());
     std::mutex mutex;
@@ -378,12 +399,28 @@ void run_reference_job(session& s, const reference_job& job) {
             const std::size_t bytes = buffer_bytes(s.spec, test);
             gate.enter(bytes);
             try {
+                // Where a request's time goes, for the judge's debug log (-v).
+                stopwatch watch;
                 const auto base = shared.find({request.test, request.data.seed});
-                named_arrays inputs = base != shared.end() ? with_changes(s.spec, base->second, request.data)
-                                                           : host_inputs(s.spec, test, request.data);
+                std::optional<copy_on_write_inputs::view> view;
+                named_arrays own;
+                std::map<std::string, void*> inputs;
+                if (base != shared.end()) {
+                    inputs = view.emplace(*base->second, s.spec, request.data).pointers();
+                } else {
+                    own = host_inputs(s.spec, test, request.data);
+                    for (auto& [name, values] : own) inputs[name] = values.data();
+                }
+                const double inputs_s = watch.lap();
                 const scalar_values& scalars = request.scalars.empty() ? test.scalars : request.scalars;
-                write_outputs(request.expected_file, s.spec, call_reference(s, scalars, std::move(inputs)));
-                s.out.send(message_of(event::written, nlohmann::json{{"request", i}}));
+                named_arrays outputs = call_reference(s, scalars, inputs);
+                const double reference_s = watch.lap();
+                write_outputs(request.expected_file, s.spec, outputs);
+                s.out.send(message_of(event::written, nlohmann::json{{"request", i},
+                                                                     {"shared_s", shared_s},
+                                                                     {"inputs_s", inputs_s},
+                                                                     {"reference_s", reference_s},
+                                                                     {"write_s", watch.lap()}}));
             } catch (const std::exception& error) {
                 std::lock_guard<std::mutex> lock(mutex);
                 // The first in request order, not in time: the same message every run.

@@ -33,10 +33,15 @@ void from_json(const nlohmann::json& in, data_set_spec& d) {
 }
 
 void to_json(nlohmann::json& out, const timed_settings& s) {
-    out = {{"data_sets", s.data_sets},     {"slots", s.slots},
-           {"warmup", s.warmup},           {"warmup_s", s.warmup_s},
-           {"min_samples", s.min_samples}, {"max_samples", s.max_samples},
-           {"min_time_s", s.min_time_s},   {"budget_s", s.budget_s},
+    out = {{"data_sets", s.data_sets},
+           {"slots", s.slots},
+           {"warmup", s.warmup},
+           {"warmup_s", s.warmup_s},
+           {"later_warmup_s", s.later_warmup_s},
+           {"min_samples", s.min_samples},
+           {"max_samples", s.max_samples},
+           {"min_time_s", s.min_time_s},
+           {"budget_s", s.budget_s},
            {"target_rse", s.target_rse}};
 }
 void from_json(const nlohmann::json& in, timed_settings& s) {
@@ -44,6 +49,7 @@ void from_json(const nlohmann::json& in, timed_settings& s) {
     in.at("slots").get_to(s.slots);
     in.at("warmup").get_to(s.warmup);
     in.at("warmup_s").get_to(s.warmup_s);
+    in.at("later_warmup_s").get_to(s.later_warmup_s);
     in.at("min_samples").get_to(s.min_samples);
     in.at("max_samples").get_to(s.max_samples);
     in.at("min_time_s").get_to(s.min_time_s);

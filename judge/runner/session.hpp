@@ -126,6 +126,10 @@ public:
     // runs behind, to exit (ncu writes its report then); killed after that.
     child_exit finish(double limit_s);
 
+    // Ends the runner (killed: every job has ended) and keeps what it leaves that the judge keeps
+    // (a Python file's Triton kernels); the destructor does it if it is not done before.
+    void close();
+
     // What the runner (and the submission in it) printed, last lines.
     std::string output_tail() const;
 

@@ -7,12 +7,17 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <fstream>
 #include <mutex>
 #include <optional>
 #include <regex>
 
 namespace gpujudge {
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(python_install, executable, version, library, home, path, torch, triton)
 
 namespace {
 
@@ -71,11 +76,74 @@ std::vector<std::string> candidates() {
     return found;
 }
 
-python_install chosen_python() {
+// What a probe's answer depends on, read without running Python: the interpreter's file (a new
+// Python, another venv) and the modification times of the folders on its sys.path (installing,
+// upgrading or removing a package adds or removes entries there).
+nlohmann::json install_stamp(const std::string& name, const std::optional<python_install>& install) {
+    std::error_code error;
+    const auto real = std::filesystem::canonical(name, error);
+    nlohmann::json stamp{{"name", name}, {"real", error ? "" : real.string()}};
+    if (!error) {
+        stamp["size"] = std::filesystem::file_size(real, error);
+        stamp["mtime"] = std::filesystem::last_write_time(real, error).time_since_epoch().count();
+    }
+    if (install)
+        for (const auto& dir : install->path)
+            stamp["dirs"][dir] = std::filesystem::last_write_time(dir, error).time_since_epoch().count();
+    return stamp;
+}
+
+// The probes that chose a Python (each candidate's install, or null), kept in the judge's cache:
+// a Python submission then starts its runner without a probe (0.1 to 0.3 s of Python's start and
+// package metadata), as long as every stamp still matches.
+struct probe_record {
+    std::vector<std::string> names;
+    std::vector<std::optional<python_install>> installs;
+    nlohmann::json stamps = nlohmann::json::array();
+};
+
+std::optional<python_install> recorded_choice(const std::filesystem::path& file,
+                                              const std::vector<std::string>& names) {
+    try {
+        const auto json = nlohmann::json::parse(read_file_text(file).value_or(""));
+        const auto& probes = json.at("probes");
+        for (std::size_t i = 0; i < probes.size(); ++i) {
+            const auto& install = probes[i].at("install");
+            const std::optional<python_install> found =
+                install.is_null() ? std::nullopt : std::optional<python_install>(install.get<python_install>());
+            if (i >= names.size() || probes[i].at("stamp") != install_stamp(names[i], found)) return std::nullopt;
+            if (found && !found->torch.empty()) return found;
+        }
+    } catch (const std::exception&) {  // none kept, or another judge's half-written file
+    }
+    return std::nullopt;
+}
+
+void record_choice(const std::filesystem::path& file, const probe_record& record) {
+    nlohmann::json probes = nlohmann::json::array();
+    for (std::size_t i = 0; i < record.names.size(); ++i)
+        probes.push_back({{"stamp", record.stamps[i]},
+                          {"install", record.installs[i] ? nlohmann::json(*record.installs[i]) : nlohmann::json()}});
+    std::error_code error;
+    std::filesystem::create_directories(file.parent_path(), error);
+    const auto partial = file.string() + ".partial-" + std::to_string(getpid());
+    std::ofstream(partial) << nlohmann::json{{"probes", probes}}.dump() << "\n";
+    std::filesystem::rename(partial, file, error);
+    if (error) std::filesystem::remove(partial, error);
+}
+
+python_install chosen_python(const std::filesystem::path& cache_dir) {
     const auto names = candidates();
+    const auto record_file = cache_dir.empty() ? cache_dir : cache_dir / "python-probe.json";
+    if (!record_file.empty())
+        if (auto kept = recorded_choice(record_file, names)) return *kept;
+    probe_record record;
     std::optional<python_install> first;
     for (const auto& name : names) {
         auto install = probe(name);
+        record.names.push_back(name);
+        record.installs.push_back(install);
+        record.stamps.push_back(install_stamp(name, install));
         if (!first && install) first = install;
         if (install && !install->torch.empty()) {
             if (install->library.empty())
@@ -83,6 +151,7 @@ python_install chosen_python() {
                     "{} (Python {}) has no shared libpython, which the runner embeds to call solve: use a Python "
                     "built with --enable-shared (Debian: libpython3-dev), or set GPUJUDGE_PYTHON to one",
                     install->executable, install->version));
+            if (!record_file.empty()) record_choice(record_file, record);
             return *install;
         }
     }
@@ -94,11 +163,11 @@ python_install chosen_python() {
 
 }  // namespace
 
-const python_install& find_python() {
+const python_install& find_python(const std::filesystem::path& cache_dir) {
     static std::mutex mutex;
     static std::optional<python_install> found;
     std::lock_guard<std::mutex> lock(mutex);
-    if (!found) found = chosen_python();
+    if (!found) found = chosen_python(cache_dir);
     return *found;
 }
 
@@ -111,8 +180,7 @@ bool imports_triton(const std::filesystem::path& source) {
     return std::regex_search(read_file_text(source).value_or(""), import);
 }
 
-void require_python_for(const std::filesystem::path& source) {
-    const python_install& python = find_python();
+void require_python_for(const std::filesystem::path& source, const python_install& python) {
     if (imports_triton(source) && python.triton.empty())
         throw environment_error(fmt::format(
             "{} imports triton, which {} (Python {}) does not have: install it (pip install triton; it needs an "

@@ -12,7 +12,8 @@ cmake --build "$root/.device-build"
 rm -rf "$root/.device"
 mkdir -p "$root/.device"
 cp -r "$root/.device-build/bin" "$root/.device-build/lib" "$root/.device/"
-cp "$root/.device-build/tests/gpujudge_tests" "$root/.device-build/tests/gpujudge_device_checks" "$root/.device/bin/"
+cp "$root/.device-build/tests/gpujudge_tests" "$root/.device-build/tests/gpujudge_device_checks" \
+  "$root/.device-build/tests/gpujudge_python_tests" "$root/.device/bin/"
 strip "$root/.device/bin/"*
 # serve: Debian builds cpp-httplib as a shared library (with OpenSSL, zlib and brotli): carry it and
 # those beside the binaries (found through their RPATH); then the page and the JavaScript it loads.

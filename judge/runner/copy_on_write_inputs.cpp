@@ -1,0 +1,70 @@
+#include "runner/copy_on_write_inputs.hpp"
+
+#include "generator.hpp"
+
+#include <fmt/format.h>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace gpujudge {
+
+namespace {
+
+[[noreturn]] void fail(const char* what) {
+    throw std::runtime_error(fmt::format("reference inputs: {}: {}", what, std::strerror(errno)));
+}
+
+}  // namespace
+
+copy_on_write_inputs::copy_on_write_inputs(const problem_spec& spec, const test_spec& test, std::uint64_t seed) {
+    for (std::uint32_t i = 0; i < spec.params.size(); ++i) {
+        const parameter& param = spec.params[i];
+        if (!param.is_pointer || !param.is_input()) continue;
+        const std::size_t count = spec.element_count(param, test.scalars);
+        file& held = files_[param.name];
+        held.bytes = count * element_size(param.type);
+        held.fd = memfd_create("gpujudge-reference-input", MFD_CLOEXEC);
+        if (held.fd < 0) fail("memfd_create");
+        if (held.bytes == 0) continue;
+        if (ftruncate(held.fd, static_cast<off_t>(held.bytes)) != 0) fail("ftruncate");
+        void* mapped = mmap(nullptr, held.bytes, PROT_READ | PROT_WRITE, MAP_SHARED, held.fd, 0);
+        if (mapped == MAP_FAILED) fail("mmap");
+        fill_generated(make_generator_params(spec.generator_for(test, param), test.scalars, seed, i), param.type,
+                       mapped, count);
+        munmap(mapped, held.bytes);
+    }
+}
+
+copy_on_write_inputs::~copy_on_write_inputs() {
+    for (auto& [name, held] : files_)
+        if (held.fd >= 0) ::close(held.fd);
+}
+
+copy_on_write_inputs::view::view(const copy_on_write_inputs& inputs, const problem_spec& spec,
+                                 const data_set_spec& data) {
+    for (const auto& [name, held] : inputs.files_) {
+        // An empty array still gets a pointer of its own (mmap refuses 0 bytes).
+        const std::size_t bytes = std::max<std::size_t>(held.bytes, 1);
+        void* mapped = held.bytes ? mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, held.fd, 0)
+                                  : mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (mapped == MAP_FAILED) fail("mmap");
+        pointers_[name] = mapped;
+        bytes_[name] = bytes;
+    }
+    for (const auto& change : data.changes) {
+        const std::uint32_t word = change.bits;
+        auto* at = static_cast<char*>(pointers_.at(spec.params.at(change.param).name));
+        std::memcpy(at + sizeof word * change.index, &word, sizeof word);
+    }
+}
+
+copy_on_write_inputs::view::~view() {
+    for (const auto& [name, pointer] : pointers_) munmap(pointer, bytes_.at(name));
+}
+
+}  // namespace gpujudge

@@ -1,0 +1,46 @@
+// The reference job's inputs: generated once into memory files, mapped copy-on-write per request.
+#include "data_set.hpp"
+#include "problem_spec.hpp"
+#include "runner/copy_on_write_inputs.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+using namespace gpujudge;
+
+namespace {
+
+const problem_spec& tiny_sum() {
+    static const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/problems/tiny_sum");
+    return spec;
+}
+
+bool same_bytes(const void* mapped, const host_array& expected) {
+    return std::memcmp(mapped, expected.data(), expected.size_bytes()) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("a copy-on-write view holds the same inputs as a fresh generation, with its own changes alone",
+          "[reference]") {
+    const problem_spec& spec = tiny_sum();
+    const test_spec& test = spec.tests.back();  // the largest
+    const std::uint64_t seed = 77;
+    const copy_on_write_inputs shared(spec, test, seed);
+    const data_set_spec plain{seed, {}};
+    const data_set_spec changed{seed, {{0, 3, 0x3f800000u}, {0, 1000, 0xc0000000u}}};
+    const auto expected_plain = host_inputs(spec, test, plain);
+    const auto expected_changed = host_inputs(spec, test, changed);
+    REQUIRE(expected_plain.size() == 1);
+    const std::string& name = expected_plain.begin()->first;
+    {
+        const copy_on_write_inputs::view view(shared, spec, changed);
+        CHECK(same_bytes(view.pointers().at(name), expected_changed.at(name)));
+        CHECK_FALSE(same_bytes(view.pointers().at(name), expected_plain.at(name)));
+        // What a reference writes into its view stays there too.
+        std::memset(view.pointers().at(name), 0xff, 64);
+    }
+    const copy_on_write_inputs::view again(shared, spec, plain);
+    CHECK(same_bytes(again.pointers().at(name), expected_plain.at(name)));
+}
