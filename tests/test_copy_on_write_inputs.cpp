@@ -5,6 +5,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstring>
 
 using namespace gpujudge;
@@ -43,4 +47,27 @@ TEST_CASE("a copy-on-write view holds the same inputs as a fresh generation, wit
     }
     const copy_on_write_inputs::view again(shared, spec, plain);
     CHECK(same_bytes(again.pointers().at(name), expected_plain.at(name)));
+}
+
+TEST_CASE("an input larger than the file size limit is copied per request instead, with the same bytes",
+          "[reference]") {
+    // In a child process: the limit holds for the whole process, and a write past it raises SIGXFSZ.
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        const rlimit small{1000, 1000};
+        setrlimit(RLIMIT_FSIZE, &small);
+        const problem_spec& spec = tiny_sum();
+        const test_spec& test = spec.tests.back();  // 400 KB of input
+        const copy_on_write_inputs shared(spec, test, 9);
+        const data_set_spec changed{9, {{0, 5, 0x3f800000u}}};
+        const auto expected = host_inputs(spec, test, changed);
+        const copy_on_write_inputs::view view(shared, spec, changed);
+        const auto& [name, values] = *expected.begin();
+        _exit(same_bytes(view.pointers().at(name), values) ? 0 : 1);
+    }
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
 }

@@ -5,10 +5,12 @@
 #include <fmt/format.h>
 
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 namespace gpujudge {
@@ -19,6 +21,14 @@ namespace {
     throw std::runtime_error(fmt::format("reference inputs: {}: {}", what, std::strerror(errno)));
 }
 
+// The most this process may write to one file (memory files included).
+std::size_t largest_file() {
+    rlimit limit{};
+    if (getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return std::numeric_limits<std::size_t>::max();
+    return static_cast<std::size_t>(limit.rlim_cur);
+}
+
 }  // namespace
 
 copy_on_write_inputs::copy_on_write_inputs(const problem_spec& spec, const test_spec& test, std::uint64_t seed) {
@@ -26,6 +36,13 @@ copy_on_write_inputs::copy_on_write_inputs(const problem_spec& spec, const test_
         const parameter& param = spec.params[i];
         if (!param.is_pointer || !param.is_input()) continue;
         const std::size_t count = spec.element_count(param, test.scalars);
+        const generator_params generator =
+            make_generator_params(spec.generator_for(test, param), test.scalars, seed, i);
+        if (count * element_size(param.type) > largest_file()) {
+            host_array& values = arrays_.emplace(param.name, host_array(param.type, count)).first->second;
+            fill_generated(generator, param.type, values.data(), count);
+            continue;
+        }
         file& held = files_[param.name];
         held.bytes = count * element_size(param.type);
         held.fd = memfd_create("gpujudge-reference-input", MFD_CLOEXEC);
@@ -34,8 +51,7 @@ copy_on_write_inputs::copy_on_write_inputs(const problem_spec& spec, const test_
         if (ftruncate(held.fd, static_cast<off_t>(held.bytes)) != 0) fail("ftruncate");
         void* mapped = mmap(nullptr, held.bytes, PROT_READ | PROT_WRITE, MAP_SHARED, held.fd, 0);
         if (mapped == MAP_FAILED) fail("mmap");
-        fill_generated(make_generator_params(spec.generator_for(test, param), test.scalars, seed, i), param.type,
-                       mapped, count);
+        fill_generated(generator, param.type, mapped, count);
         munmap(mapped, held.bytes);
     }
 }
@@ -56,6 +72,8 @@ copy_on_write_inputs::view::view(const copy_on_write_inputs& inputs, const probl
         pointers_[name] = mapped;
         bytes_[name] = bytes;
     }
+    for (const auto& [name, values] : inputs.arrays_)
+        pointers_[name] = copies_.emplace(name, values).first->second.data();
     for (const auto& change : data.changes) {
         const std::uint32_t word = change.bits;
         auto* at = static_cast<char*>(pointers_.at(spec.params.at(change.param).name));
@@ -64,7 +82,7 @@ copy_on_write_inputs::view::view(const copy_on_write_inputs& inputs, const probl
 }
 
 copy_on_write_inputs::view::~view() {
-    for (const auto& [name, pointer] : pointers_) munmap(pointer, bytes_.at(name));
+    for (const auto& [name, bytes] : bytes_) munmap(pointers_.at(name), bytes);
 }
 
 }  // namespace gpujudge

@@ -2,7 +2,9 @@
 // A test's generated inputs, held once in memory files that each reference request maps
 // copy-on-write: a variant's changes (16 to 65536 elements) copy the pages they touch, not the
 // arrays. A fresh copy of 800 MB per request took 0.4 to 1.1 s with 16 requests at once on the
-// H100 machine, most of it faulting in new pages.
+// H100 machine, most of it faulting in new pages. An array larger than the process may write to a
+// file (the sandbox's RLIMIT_FSIZE, which memory files count against) stays an ordinary array,
+// copied per request.
 #include "data_set.hpp"
 #include "output_file.hpp"
 #include "problem_spec.hpp"
@@ -33,7 +35,8 @@ public:
 
     private:
         std::map<std::string, void*> pointers_;
-        std::map<std::string, std::size_t> bytes_;
+        std::map<std::string, std::size_t> bytes_;  // mapped
+        named_arrays copies_;                       // the arrays that are not mapped
     };
 
 private:
@@ -42,6 +45,7 @@ private:
         std::size_t bytes = 0;
     };
     std::map<std::string, file> files_;
+    named_arrays arrays_;  // too large for a file here
 };
 
 }  // namespace gpujudge
