@@ -25,9 +25,13 @@ tolerance tolerance_for(const problem_spec& spec, const parameter& output, const
 
 named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars, named_arrays inputs,
                          const solve_function& function) {
+    return run_on_host_borrowing(spec, scalars, pointers_of(inputs), function);
+}
+
+std::map<std::string, void*> pointers_of(named_arrays& arrays) {
     std::map<std::string, void*> pointers;
-    for (auto& [name, values] : inputs) pointers[name] = values.data();
-    return run_on_host_borrowing(spec, scalars, pointers, function);
+    for (auto& [name, values] : arrays) pointers[name] = values.data();
+    return pointers;
 }
 
 named_arrays run_on_host_borrowing(const problem_spec& spec, const scalar_values& scalars,

@@ -12,7 +12,10 @@ namespace gpujudge {
 // Runs `function` (the reference) on `inputs` (its own copy) and returns its outputs by name.
 named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars, named_arrays inputs,
                          const solve_function& function);
-// The same on inputs the caller holds (input-only parameters' memory, by name), which the call
+// Each array's memory, by name: inputs for run_on_host_borrowing.
+std::map<std::string, void*> pointers_of(named_arrays& arrays);
+
+// Runs `function` on inputs the caller holds (input-only parameters' memory, by name), which the call
 // must leave as they are; an in-out parameter's output starts as a copy of its input.
 named_arrays run_on_host_borrowing(const problem_spec& spec, const scalar_values& scalars,
                                    const std::map<std::string, void*>& inputs, const solve_function& function);

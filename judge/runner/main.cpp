@@ -409,7 +409,7 @@ void run_reference_job(session& s, const reference_job& job) {
                     inputs = view.emplace(*base->second, s.spec, request.data).pointers();
                 } else {
                     own = host_inputs(s.spec, test, request.data);
-                    for (auto& [name, values] : own) inputs[name] = values.data();
+                    inputs = pointers_of(own);
                 }
                 const double inputs_s = watch.lap();
                 const scalar_values& scalars = request.scalars.empty() ? test.scalars : request.scalars;

@@ -93,15 +93,9 @@ nlohmann::json install_stamp(const std::string& name, const std::optional<python
     return stamp;
 }
 
-// The probes that chose a Python (each candidate's install, or null), kept in the judge's cache:
-// a Python submission then starts its runner without a probe (0.1 to 0.3 s of Python's start and
-// package metadata), as long as every stamp still matches.
-struct probe_record {
-    std::vector<std::string> names;
-    std::vector<std::optional<python_install>> installs;
-    nlohmann::json stamps = nlohmann::json::array();
-};
-
+// The probes that chose a Python (each candidate's stamp and install, or null), kept in the judge's
+// cache: a Python submission then starts its runner without a probe (0.1 to 0.3 s of Python's start
+// and package metadata), as long as every stamp still matches.
 std::optional<python_install> recorded_choice(const std::filesystem::path& file,
                                               const std::vector<std::string>& names) {
     try {
@@ -119,11 +113,7 @@ std::optional<python_install> recorded_choice(const std::filesystem::path& file,
     return std::nullopt;
 }
 
-void record_choice(const std::filesystem::path& file, const probe_record& record) {
-    nlohmann::json probes = nlohmann::json::array();
-    for (std::size_t i = 0; i < record.names.size(); ++i)
-        probes.push_back({{"stamp", record.stamps[i]},
-                          {"install", record.installs[i] ? nlohmann::json(*record.installs[i]) : nlohmann::json()}});
+void record_choice(const std::filesystem::path& file, const nlohmann::json& probes) {
     std::error_code error;
     std::filesystem::create_directories(file.parent_path(), error);
     const auto partial = file.string() + ".partial-" + std::to_string(getpid());
@@ -137,13 +127,12 @@ python_install chosen_python(const std::filesystem::path& cache_dir) {
     const auto record_file = cache_dir.empty() ? cache_dir : cache_dir / "python-probe.json";
     if (!record_file.empty())
         if (auto kept = recorded_choice(record_file, names)) return *kept;
-    probe_record record;
+    nlohmann::json probes = nlohmann::json::array();
     std::optional<python_install> first;
     for (const auto& name : names) {
         auto install = probe(name);
-        record.names.push_back(name);
-        record.installs.push_back(install);
-        record.stamps.push_back(install_stamp(name, install));
+        probes.push_back({{"stamp", install_stamp(name, install)},
+                          {"install", install ? nlohmann::json(*install) : nlohmann::json()}});
         if (!first && install) first = install;
         if (install && !install->torch.empty()) {
             if (install->library.empty())
@@ -151,7 +140,7 @@ python_install chosen_python(const std::filesystem::path& cache_dir) {
                     "{} (Python {}) has no shared libpython, which the runner embeds to call solve: use a Python "
                     "built with --enable-shared (Debian: libpython3-dev), or set GPUJUDGE_PYTHON to one",
                     install->executable, install->version));
-            if (!record_file.empty()) record_choice(record_file, record);
+            if (!record_file.empty()) record_choice(record_file, probes);
             return *install;
         }
     }
