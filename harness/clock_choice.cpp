@@ -2,6 +2,8 @@
 
 #include "sample_stats.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace gpujudge {
@@ -35,6 +37,19 @@ std::vector<double> call_times(const std::vector<clock_reading>& readings, bool 
 bool may_hold_back(const std::vector<clock_reading>& readings) {
     return median_of(readings, &clock_reading::solve_ms) < median_of(readings, &clock_reading::event_ms) &&
            !work_hid_from_events(readings);
+}
+
+std::string why_not_held_back(const std::vector<clock_reading>& readings) {
+    const double event_us = 1e3 * median_of(readings, &clock_reading::event_ms);
+    if (work_hid_from_events(readings))
+        return fmt::format("the host clock's median, {:.1f} us, exceeded the events' {:.1f} us over {} calls",
+                           1e3 * median_of(readings, &clock_reading::host_ms), event_us, readings.size());
+    return fmt::format("solve's median host time, {:.1f} us, reached its events' {:.1f} us over {} calls",
+                       1e3 * median_of(readings, &clock_reading::solve_ms), event_us, readings.size());
+}
+
+bool warm_up_stops_holding_back(const std::vector<clock_reading>& readings) {
+    return static_cast<int>(readings.size()) >= kReadingsToChooseClock && !may_hold_back(readings);
 }
 
 }  // namespace gpujudge

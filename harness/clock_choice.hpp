@@ -5,6 +5,7 @@
 // private stream escapes them, but not the host clock read after a device-wide synchronise. The
 // choice is made per run, from medians, so that the few calls the host scheduler delays do not
 // switch clocks, and every sample of a run is timed the same way.
+#include <string>
 #include <vector>
 
 namespace gpujudge {
@@ -34,5 +35,17 @@ std::vector<double> call_times(const std::vector<clock_reading>& readings, bool 
 // solve's median host time stays below its median event time and no work hides from the events;
 // otherwise it is timed unblocked, from before the call.
 bool may_hold_back(const std::vector<clock_reading>& readings);
+
+// Why may_hold_back is false for these readings, with the medians that decided it.
+std::string why_not_held_back(const std::vector<clock_reading>& readings);
+
+// Readings between a run's stop tests, and the fewest whose medians may end holding back.
+constexpr int kReadingsToChooseClock = 16;
+
+// Whether a warm-up's readings end holding back. Fewer than kReadingsToChooseClock leave it to the
+// first stop test: a later size warms up for 0.05 s, as few as 3 calls, and on the H100 the host
+// clock's median of 3 calls (171.5 us against the events' 154.4 us) switched a row sum's whole run to
+// unblocked timing, launch latency included.
+bool warm_up_stops_holding_back(const std::vector<clock_reading>& readings);
 
 }  // namespace gpujudge

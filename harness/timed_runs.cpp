@@ -92,7 +92,7 @@ public:
             // solve waited on the device while its work was held back: it synchronises. Its first call
             // may, once (scratch allocation, constants); after that the run times it unblocked, all of it.
             if (result_.blocking && timer_->blocking_timed_out() && call > 0) {
-                restart_unblocked();
+                restart_unblocked(fmt::format("call {} waited on the device while held back", call + 1));
                 continue;
             }
             const clock_reading reading = read_clocks(*timer_, empty_, result_.blocking);
@@ -146,8 +146,9 @@ private:
 
     // Stops holding calls back for the rest of the run (launch latency and solve's host time are
     // then timed) and starts it over: every sample of a run is timed the same way.
-    void restart_unblocked() {
+    void restart_unblocked(std::string why) {
         result_.blocking = false;
+        result_.unblocked_because = std::move(why);
         timer_->set_blocking(false);
         empty_ = measure_empty_call(space_, false);
         result_.readings.clear();
@@ -160,7 +161,8 @@ private:
         if (warmup_calls_ == 0) warmup_readings_.clear();
         warmup_readings_.push_back(reading);
         warming_up_ = ++warmup_calls_ < settings_.warmup || seconds_since(warmup_start_) < settings_.warmup_s;
-        if (!warming_up_ && result_.blocking && !may_hold_back(warmup_readings_)) restart_unblocked();
+        if (!warming_up_ && result_.blocking && warm_up_stops_holding_back(warmup_readings_))
+            restart_unblocked("warm-up: " + why_not_held_back(warmup_readings_));
         sampling_start_ = std::chrono::steady_clock::now();
     }
 
@@ -169,13 +171,13 @@ private:
         result_.readings.push_back(reading);
         const int n = static_cast<int>(result_.readings.size());
         const bool full = n >= settings_.max_samples;
-        if (!full && n % 16 != 0) return false;  // the stop test sorts every sample
+        if (!full && n % kReadingsToChooseClock != 0) return false;  // the stop test sorts every sample
         const double elapsed = seconds_since(sampling_start_);
         // A slow solution stops at the budget with fewer samples than asked, but never under 16.
         if (!full && n < settings_.min_samples && elapsed <= settings_.budget_s) return false;
         if (!full && elapsed < std::min(settings_.min_time_s, settings_.budget_s)) return false;
         if (result_.blocking && !may_hold_back(result_.readings)) {  // it changed its ways after warm-up
-            restart_unblocked();
+            restart_unblocked(fmt::format("after {} samples: {}", n, why_not_held_back(result_.readings)));
             return false;
         }
         const bool host_clock = work_hid_from_events(result_.readings);

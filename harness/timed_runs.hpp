@@ -10,6 +10,7 @@
 #include "sample_stats.hpp"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace gpujudge {
@@ -38,6 +39,7 @@ struct timed_result {
     // Calls were held back until queued, so launch latency was not timed. False when solve
     // synchronises or spends longer on the host than its events last (see clock_choice.hpp).
     bool blocking = true;
+    std::string unblocked_because;  // why calls stopped being held back, with the figures that decided it
 };
 
 // `order_seed` draws which data set (inputs in the run's memory space) and buffer set each call

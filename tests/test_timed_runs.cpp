@@ -149,5 +149,19 @@ TEST_CASE("calls are held back until queued only while the events see all the wo
     SECTION("solve's host work outweighs a tiny kernel") {
         const std::vector<clock_reading> readings(100, {0.006, 0.007, 0.020});
         CHECK_FALSE(may_hold_back(readings));
+        CHECK(why_not_held_back(readings) ==
+              "solve's median host time, 20.0 us, reached its events' 6.0 us over 100 calls");
+    }
+    SECTION("the host clock outlasts the events on a warm-up's 3 calls, then on a stop test's 16") {
+        const std::vector<clock_reading> three(3, {0.154, 0.172, 0.004});
+        CHECK_FALSE(may_hold_back(three));
+        CHECK_FALSE(warm_up_stops_holding_back(three));  // the first stop test decides
+        CHECK(warm_up_stops_holding_back(std::vector<clock_reading>(kReadingsToChooseClock, three[0])));
+        CHECK_FALSE(warm_up_stops_holding_back(std::vector<clock_reading>(100, {0.154, 0.155, 0.004})));
+    }
+    SECTION("the host clock outlasts the events") {
+        const std::vector<clock_reading> readings(16, {0.132, 0.150, 0.004});
+        CHECK(why_not_held_back(readings) ==
+              "the host clock's median, 150.0 us, exceeded the events' 132.0 us over 16 calls");
     }
 }

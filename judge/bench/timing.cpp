@@ -131,6 +131,7 @@ bench_figures figures_of(const problem_spec& spec, const test_report& report, do
     f.solve_median_us = t.solve_median_ms * 1e3;
     f.host_clock = t.host_clock;
     f.blocking = t.blocking;
+    f.unblocked_because = t.unblocked_because;
     f.cycle_us = report.cycle_median_ms * 1e3;
     const scalar_values& scalars = spec.tests.at(static_cast<std::size_t>(report.index)).scalars;
     const double bytes = evaluate(spec.bytes_expression, scalars);
@@ -267,6 +268,7 @@ void to_json(nlohmann::json& out, const bench_figures& f) {
            {"solve_median_us", f.solve_median_us},
            {"host_clock", f.host_clock},
            {"blocking", f.blocking},
+           {"unblocked_because", f.unblocked_because},
            {"gbps", f.gbps},
            {"gflops", f.gflops},
            {"percent_of_peak", f.percent_of_peak},
@@ -291,6 +293,7 @@ void from_json(const nlohmann::json& in, bench_figures& f) {
     f.solve_median_us = in.value("solve_median_us", 0.0);  // kept before it was reported
     in.at("host_clock").get_to(f.host_clock);
     in.at("blocking").get_to(f.blocking);
+    f.unblocked_because = in.value("unblocked_because", "");  // kept before it was reported
     in.at("gbps").get_to(f.gbps);
     f.gflops = in.value("gflops", 0.0);  // baseline figures kept before the column existed have none
     in.at("percent_of_peak").get_to(f.percent_of_peak);

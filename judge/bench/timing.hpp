@@ -36,6 +36,7 @@ struct bench_figures {
     double solve_median_us = 0;                      // host time inside solve (launches, Python)
     bool host_clock = false;
     bool blocking = true;
+    std::string unblocked_because = {};  // why the run timed launch latency too; empty while held back
     double gbps = 0;
     double gflops = 0;  // from the problem's metrics.flops; 0 when it gives none
     double percent_of_peak = 0;

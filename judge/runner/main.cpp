@@ -269,7 +269,8 @@ timing_summary summary_of(const timed_result& timed) {
             timed.host_overhead_ms,
             median_of(timed.readings, &clock_reading::solve_ms),
             timed.host_clock,
-            timed.blocking};
+            timed.blocking,
+            timed.unblocked_because};
 }
 
 bool run_time_job(session& s, const time_job& job) {

@@ -94,7 +94,8 @@ void to_json(nlohmann::json& out, const timing_summary& t) {
            {"host_overhead_ms", t.host_overhead_ms},
            {"solve_median_ms", t.solve_median_ms},
            {"host_clock", t.host_clock},
-           {"blocking", t.blocking}};
+           {"blocking", t.blocking},
+           {"unblocked_because", t.unblocked_because}};
 }
 void from_json(const nlohmann::json& in, timing_summary& t) {
     in.at("stats").get_to(t.stats);
@@ -104,6 +105,7 @@ void from_json(const nlohmann::json& in, timing_summary& t) {
     in.at("solve_median_ms").get_to(t.solve_median_ms);
     in.at("host_clock").get_to(t.host_clock);
     in.at("blocking").get_to(t.blocking);
+    in.at("unblocked_because").get_to(t.unblocked_because);
 }
 
 void to_json(nlohmann::json& out, const test_result_message& m) {

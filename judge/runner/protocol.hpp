@@ -130,6 +130,7 @@ struct timing_summary {
     double event_median_ms = 0, host_median_ms = 0, host_overhead_ms = 0;
     double solve_median_ms = 0;  // host time inside solve, less an empty call's
     bool host_clock = false, blocking = true;
+    std::string unblocked_because;  // empty while held back
 };
 
 struct test_result_message {
