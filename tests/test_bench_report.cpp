@@ -21,6 +21,7 @@ bench_report one_entry(bool host_clock, bool blocking) {
     f.samples = 900;
     f.host_clock = host_clock;
     f.blocking = blocking;
+    if (!blocking) f.unblocked_because = "call 2 waited on the device while held back";
     bench_report report;
     report.problem = "reduction";
     report.device = device_message{"NVIDIA H100 80GB HBM3", "GPU-0", "sm_90", 132, 50 << 20, 80ll << 30};
@@ -36,13 +37,14 @@ TEST_CASE("the bench table marks and explains times not taken from held-back eve
     SECTION("held back, on the events: no marks, no legend") {
         const std::string text = bench_markdown(one_entry(false, true));
         CHECK(text.find("| x.cu | N = 100M | 131.6 | 3040 | 759.9 | 99.0 |") != std::string::npos);
-        CHECK(text.find("(synchronises)") == std::string::npos);
+        CHECK(text.find("(unblocked)") == std::string::npos);
         CHECK(text.find("(host clock)") == std::string::npos);
     }
     SECTION("unblocked and on the host clock: both marks, both explained") {
         const std::string text = bench_markdown(one_entry(true, false));
-        CHECK(text.find("| 131.6 (host clock) (synchronises) |") != std::string::npos);
-        CHECK(text.find("\n(synchronises): solve synchronised") != std::string::npos);
+        CHECK(text.find("| 131.6 (host clock) (unblocked) |") != std::string::npos);
+        CHECK(text.find("\n(unblocked): calls were not held back") != std::string::npos);
+        CHECK(text.find("\n  x.cu at N = 100M: call 2 waited on the device while held back\n") != std::string::npos);
         CHECK(text.find("\n(host clock): work ran outside") != std::string::npos);
     }
     SECTION("both flags reach the JSON") {
@@ -50,6 +52,7 @@ TEST_CASE("the bench table marks and explains times not taken from held-back eve
         const auto& figure = json.at("entries").at(0).at("figures").at(0);
         CHECK(figure.at("host_clock") == true);
         CHECK(figure.at("blocking") == false);
+        CHECK(figure.at("unblocked_because") == "call 2 waited on the device while held back");
     }
 }
 

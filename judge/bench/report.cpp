@@ -49,7 +49,8 @@ std::string bench_markdown(const bench_report& report) {
     std::string text = fmt::format("### {} on {} (measured peak {:.0f} GB/s)\n\n", report.problem,
                                    report.device ? report.device->name : "?", report.peak_gbps);
     text += cells(header) + rule(shown(alignment, torch));
-    bool any_host_clock = false, any_unblocked = false, baseline_kept = false, torch_kept = false;
+    bool any_host_clock = false, baseline_kept = false, torch_kept = false;
+    std::string unblocked;  // a line per run timed unblocked: which, and why
     for (const auto& entry : report.entries) {
         const std::string name = entry_name(entry);
         baseline_kept |= entry.baseline && entry.cached;
@@ -66,12 +67,15 @@ std::string bench_markdown(const bench_report& report) {
             text +=
                 cells({name, f.test,
                        fmt::format("{:.1f}{}{}", f.median_us, f.host_clock ? " (host clock)" : "",
-                                   f.blocking ? "" : " (synchronises)"),
+                                   f.blocking ? "" : " (unblocked)"),
                        fmt::format("{:.0f}", f.gbps), f.gflops > 0 ? fmt::format("{:.1f}", f.gflops) : "",
                        fmt::format("{:.1f}", f.percent_of_peak), speedup_text(f.speedup), speedup_text(f.speedup_torch),
                        std::to_string(f.samples), fmt::format("{:.2f}%", 100 * f.rse)});
             any_host_clock |= f.host_clock;
-            any_unblocked |= !f.blocking;
+            if (!f.blocking)
+                unblocked += fmt::format(
+                    "  {} at {}: {}\n", name, f.test,
+                    f.unblocked_because.empty() ? "not recorded (kept from an earlier run)" : f.unblocked_because);
         }
     }
     if (baseline_kept)
@@ -82,11 +86,12 @@ std::string bench_markdown(const bench_report& report) {
         text +=
             "\n(torch, kept): the PyTorch one-liner's figures from an earlier run on this device, with the same "
             "one-liner, torch version, judge and problem.\n";
-    if (any_unblocked)
+    if (!unblocked.empty())
         text +=
-            "\n(synchronises): solve synchronised, took longer on the host than its kernels ran, or hid work "
-            "from the events, so the time includes launch latency. The judge synchronises after solve: a "
-            "cudaDeviceSynchronize() at its end is not needed.\n";
+            "\n(unblocked): calls were not held back until queued, so the time includes launch latency. "
+            "Why, per run (a solve that waits on the device needs no cudaDeviceSynchronize() at its end: the "
+            "judge synchronises after it):\n" +
+            unblocked;
     if (any_host_clock)
         text +=
             "\n(host clock): work ran outside the default stream's events, so the host clock timed it, from "
