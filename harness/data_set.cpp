@@ -32,11 +32,6 @@ std::map<std::string, host_array> host_inputs(const problem_spec& spec, const te
         generate(spec.generator_for(test, param), test.scalars, data.seed, i, values);
         inputs.emplace(param.name, std::move(values));
     }
-    return with_changes(spec, std::move(inputs), data);
-}
-
-std::map<std::string, host_array> with_changes(const problem_spec& spec, std::map<std::string, host_array> inputs,
-                                               const data_set_spec& data) {
     for (const auto& change : data.changes)
         inputs.at(spec.params.at(change.param).name).set_bits(change.index, change.bits);
     return inputs;

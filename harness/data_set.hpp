@@ -46,9 +46,6 @@ private:
 // The inputs on the host, by name: what the reference sees.
 std::map<std::string, host_array> host_inputs(const problem_spec& spec, const test_spec& test,
                                               const data_set_spec& data);
-// The same from inputs already generated with data.seed: a copy with data's changes made.
-std::map<std::string, host_array> with_changes(const problem_spec& spec, std::map<std::string, host_array> inputs,
-                                               const data_set_spec& data);
 
 // The same inputs made in a memory space (on a GPU: generated there; only the changes travel).
 class input_set {

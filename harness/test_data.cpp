@@ -23,19 +23,14 @@ tolerance tolerance_for(const problem_spec& spec, const parameter& output, const
     return {evaluate(it->second.atol, scalars), evaluate(it->second.rtol, scalars)};
 }
 
-named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars, named_arrays inputs,
-                         const solve_function& function) {
-    return run_on_host_borrowing(spec, scalars, pointers_of(inputs), function);
-}
-
 std::map<std::string, void*> pointers_of(named_arrays& arrays) {
     std::map<std::string, void*> pointers;
     for (auto& [name, values] : arrays) pointers[name] = values.data();
     return pointers;
 }
 
-named_arrays run_on_host_borrowing(const problem_spec& spec, const scalar_values& scalars,
-                                   const std::map<std::string, void*>& inputs, const solve_function& function) {
+named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars,
+                         const std::map<std::string, void*>& inputs, const solve_function& function) {
     named_arrays outputs, missing;  // missing: an input not given (zeros)
     std::vector<void*> pointers(spec.params.size(), nullptr);
     for (std::size_t i = 0; i < spec.params.size(); ++i) {

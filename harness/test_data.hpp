@@ -9,16 +9,14 @@
 
 namespace gpujudge {
 
-// Runs `function` (the reference) on `inputs` (its own copy) and returns its outputs by name.
-named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars, named_arrays inputs,
-                         const solve_function& function);
-// Each array's memory, by name: inputs for run_on_host_borrowing.
+// Each array's memory, by name: inputs for run_on_host.
 std::map<std::string, void*> pointers_of(named_arrays& arrays);
 
-// Runs `function` on inputs the caller holds (input-only parameters' memory, by name), which the call
-// must leave as they are; an in-out parameter's output starts as a copy of its input.
-named_arrays run_on_host_borrowing(const problem_spec& spec, const scalar_values& scalars,
-                                   const std::map<std::string, void*>& inputs, const solve_function& function);
+// Runs `function` (the reference) on inputs the caller holds (input-only parameters' memory, by
+// name), which the call must leave as they are, and returns its outputs by name; an in-out
+// parameter's output starts as a copy of its input.
+named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars,
+                         const std::map<std::string, void*>& inputs, const solve_function& function);
 
 // The shape of a pointer parameter for a test's scalars, as extents.
 std::vector<long long> extents_of(const parameter& pointer, const scalar_values& scalars);

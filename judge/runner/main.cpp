@@ -329,7 +329,7 @@ std::size_t buffer_bytes(const problem_spec& spec, const test_spec& test) {
 // The reference's own exceptions, told apart from the harness's: the problem's author reads them.
 named_arrays call_reference(session& s, const scalar_values& scalars, const std::map<std::string, void*>& inputs) {
     try {
-        return run_on_host_borrowing(s.spec, scalars, inputs, *s.function);
+        return run_on_host(s.spec, scalars, inputs, *s.function);
     } catch (const std::exception& error) {
         throw std::runtime_error(fmt::format("the reference threw an exception: {}", error.what()));
     } catch (...) {

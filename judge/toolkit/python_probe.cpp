@@ -7,10 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
-
 #include <cstdlib>
-#include <fstream>
 #include <mutex>
 #include <optional>
 #include <regex>
@@ -113,13 +110,13 @@ std::optional<python_install> recorded_choice(const std::filesystem::path& file,
     return std::nullopt;
 }
 
+// Best effort: a cache that cannot be written only means probing again next time.
 void record_choice(const std::filesystem::path& file, const nlohmann::json& probes) {
-    std::error_code error;
-    std::filesystem::create_directories(file.parent_path(), error);
-    const auto partial = file.string() + ".partial-" + std::to_string(getpid());
-    std::ofstream(partial) << nlohmann::json{{"probes", probes}}.dump() << "\n";
-    std::filesystem::rename(partial, file, error);
-    if (error) std::filesystem::remove(partial, error);
+    try {
+        std::filesystem::create_directories(file.parent_path());
+        write_file_atomically(file, nlohmann::json{{"probes", probes}}.dump() + "\n");
+    } catch (const std::exception&) {
+    }
 }
 
 python_install chosen_python(const std::filesystem::path& cache_dir) {
