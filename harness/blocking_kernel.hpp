@@ -20,6 +20,8 @@ public:
 
 private:
     pinned_host_allocation flags_;  // [0]: released, [1]: timed out; written by both sides
+    device_allocation released_;    // the generation block 0 last saw released, for the other blocks
+    unsigned generation_ = 0;       // of the last block(); the word holds the one before it
     int blocks_;                    // resident blocks that take every SM's thread slots
 };
 
