@@ -51,14 +51,19 @@ empty_call measure_empty_call(memory_space& space, bool blocking) {
     return {summarize(host).median, summarize(queue).median};
 }
 
+// What the host clock takes off each reading: an empty call's host time, from the release when held back.
+double host_overhead_ms(const empty_call& empty, bool blocking) {
+    return blocking ? empty.host_ms - empty.queue_ms : empty.host_ms;
+}
+
 clock_reading read_clocks(const call_timer& timer, const empty_call& empty, bool blocking) {
     clock_reading reading;
     reading.event_ms = timer.event_ms();
     reading.solve_ms = timer.queue_ms() - empty.queue_ms;
     // Held back, the device starts the call's work when solve returns: the host clock from there on
     // sees all of it, and none of solve's host time.
-    reading.host_ms = blocking ? (timer.host_ms() - timer.queue_ms()) - (empty.host_ms - empty.queue_ms)
-                               : timer.host_ms() - empty.host_ms;
+    const double host_ms = blocking ? timer.host_ms() - timer.queue_ms() : timer.host_ms();
+    reading.host_ms = host_ms - host_overhead_ms(empty, blocking);
     return reading;
 }
 
@@ -102,7 +107,7 @@ public:
             }
             if (sampled_enough(reading)) break;
         }
-        result_.host_overhead_ms = empty_.host_ms;
+        result_.host_overhead_ms = host_overhead_ms(empty_, result_.blocking);
         result_.host_clock = work_hid_from_events(result_.readings);
         result_.stats = summarize(call_times(result_.readings, result_.host_clock));
         return std::move(result_);

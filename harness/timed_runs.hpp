@@ -34,7 +34,7 @@ struct timed_result {
     call_outcome outcome;  // accepted, or why a timed run failed
     std::vector<clock_reading> readings;
     sample_stats stats;           // of the times that count (see clock_choice.hpp)
-    double host_overhead_ms = 0;  // the host clock's cost of an empty call and synchronise
+    double host_overhead_ms = 0;  // taken off every host reading: an empty call's (from the release, held back)
     bool host_clock = false;      // work hid from the events, so the host clock timed the run
     // Calls were held back until queued, so launch latency was not timed. False when solve
     // synchronises or spends longer on the host than its events last (see clock_choice.hpp).

@@ -23,8 +23,8 @@ timed_settings short_timing() {
     return settings;
 }
 
-judgement time_fake(const std::string& name, std::optional<double> assumed_peak_gbps = std::nullopt,
-                    history* results = nullptr) {
+judgement time_fake_on(const problem_spec& spec, const std::string& name,
+                       std::optional<double> assumed_peak_gbps = std::nullopt, history* results = nullptr) {
     become_subreaper();
     judge_context context;
     context.compiler.cache_dir = GPUJUDGE_TEST_CACHE;
@@ -32,12 +32,17 @@ judgement time_fake(const std::string& name, std::optional<double> assumed_peak_
     context.runner.backend = runner_backend::host;
     context.assumed_peak_gbps = assumed_peak_gbps;
     context.results = results;
-    static const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/problems/tiny_sum");
     judge_options options;
     options.tests = select_tests(spec, {});
     options.timing = short_timing();
     options.with_baseline = false;
     return judge_submission(spec, GPUJUDGE_TEST_FIXTURES "/host_solutions/" + name + ".cpp", options, context);
+}
+
+judgement time_fake(const std::string& name, std::optional<double> assumed_peak_gbps = std::nullopt,
+                    history* results = nullptr) {
+    static const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/problems/tiny_sum");
+    return time_fake_on(spec, name, assumed_peak_gbps, results);
 }
 
 }  // namespace
@@ -61,6 +66,16 @@ TEST_CASE("answers cached by size, pointer, call count or a sample of the input 
         CHECK(result.overall == verdict::wrong_answer);
         CHECK(result.reason.rfind("timed run on 'N = 100000': timed run ", 0) == 0);
     }
+}
+
+TEST_CASE("where a few thousand changes hide in the tolerance, 65536 tell a variant apart", "[timed]") {
+    // tiny_mean_square's tolerance swallows the first round's changes (at most 4096 of 1M elements):
+    // only the second round's variants differ from the test's own data by more than it.
+    const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/wide_tolerance_problems/tiny_mean_square");
+    CHECK(time_fake_on(spec, "mean_square").overall == verdict::accepted);
+    const judgement cached = time_fake_on(spec, "caches_mean_square_by_size");
+    CHECK(cached.overall == verdict::wrong_answer);
+    CHECK(cached.reason.rfind("timed run on 'N = 1000000': timed run ", 0) == 0);
 }
 
 TEST_CASE("a time below the physical floor is refused and never recorded", "[timed][floor]") {
@@ -97,6 +112,23 @@ TEST_CASE("the floor is the problem's bytes at the measured ceiling, with a marg
     CHECK(refused.result == verdict::impossible_time);
     CHECK(refused.message.rfind("0.4 µs is faster than the memory system allows", 0) == 0);
     CHECK(figures_of(spec, report, 0).result == verdict::accepted);  // no ceiling known: no floor
+
+    SECTION("a run timed by the host clock is held to it with the empty call's overhead left on") {
+        report.timing->host_clock = true;
+        report.timing->host_overhead_ms = 0.000002;
+        report.timing->stats.median = 0.000387;  // 0.389 µs with its overhead
+        CHECK(figures_of(spec, report, 1000).result == verdict::accepted);
+        report.timing->stats.median = 0.000386;  // 0.388 µs with its overhead
+        const bench_figures host_refused = figures_of(spec, report, 1000);
+        CHECK(host_refused.result == verdict::impossible_time);
+        CHECK(host_refused.message.rfind(
+                  "0.4 µs (the host clock, 0.4 µs with its overhead) is faster than the memory system allows", 0) == 0);
+    }
+    SECTION("a run timed by its events gets no such allowance") {
+        report.timing->host_overhead_ms = 0.000002;
+        report.timing->stats.median = 0.000387;
+        CHECK(figures_of(spec, report, 1000).result == verdict::impossible_time);
+    }
 }
 
 TEST_CASE("summary statistics of samples", "[timed]") {

@@ -22,7 +22,7 @@ namespace {
 // more than they buy: every change travels to the runner and the reference as JSON, and 2^20 of
 // them per variant made a submit wait 30 s for its timed data on an H100.
 const std::vector<std::vector<std::size_t>> kRounds = {{16, 256, 4096}, {65536}};
-constexpr int kValueDraws = 4;  // candidate values per position: the farthest from the original wins
+constexpr int kValueDraws = 16;  // candidate values per position: the farthest from the original wins
 
 struct input_ref {
     std::uint32_t param;
@@ -109,8 +109,16 @@ struct choice {
     std::vector<named_arrays> outputs;
     std::vector<std::pair<timed_data_job, std::filesystem::path>> spare;
 
-    // Another round can help only where changes have told a variant apart already.
-    bool worth_another_round(std::size_t count) const { return chosen.size() < count && chosen.size() > 1; }
+    // Candidates for another round, with more changes. Where the first told some variants apart, one
+    // for each data set still missing. Where the tolerance swallowed a few thousand changes (a mean
+    // of 100M values), one: 65536 changes, each the farthest of its draws from the value it replaces,
+    // move such a mean past the tolerance, all of them the same way, so a second such variant would
+    // not differ from the first by more than it. One that does tells a cache keyed on a sample of the
+    // input, which would replay one answer for every data set, from a solve that reads its input.
+    std::size_t another_round(std::size_t count) const {
+        if (chosen.size() >= count) return 0;
+        return chosen.size() > 1 ? count - chosen.size() : 1;
+    }
 };
 
 // Keeps the candidates whose outputs no kept data set's pass for (and the reverse), fewest
@@ -177,9 +185,10 @@ std::vector<timed_test_data> choose_timed_data(const problem_spec& spec, const s
     for (std::size_t round = 0; round < kRounds.size(); ++round) {
         std::vector<reference_outputs::item> candidates;
         for (const choice& ch : choices) {
-            if (ch.inputs.empty() || (round > 0 && !ch.worth_another_round(wanted))) continue;
+            if (ch.inputs.empty()) continue;
             const test_spec& test = spec.tests.at(static_cast<std::size_t>(ch.index));
-            for (std::size_t slot = ch.chosen.size(); slot < wanted; ++slot)
+            const std::size_t slots = round == 0 ? wanted - ch.chosen.size() : ch.another_round(wanted);
+            for (std::size_t slot = 0; slot < slots; ++slot)
                 for (const std::size_t size : kRounds[round])
                     candidates.push_back({ch.index, variant(spec, test, ch.inputs, size, secret), {}});
         }
