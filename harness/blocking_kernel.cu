@@ -21,7 +21,7 @@ constexpr int kThreadsPerBlock = 1024;
 
 // Every thread of every block holds its SM's thread slots. Only block 0 polls the host's flag: each
 // poll is a round trip over the bus, and the bus answers them one at a time (264 polling blocks took
-// 277 µs on an H100 to all see a release, freeing SMs one by one). The others watch block 0's copy
+// 273 µs on an H100 to all see a release, freeing SMs one by one). The others watch block 0's copy
 // of it in device memory, a generation number, so no call has to clear it. A block that times out
 // says so in flags[1].
 __global__ void __launch_bounds__(kThreadsPerBlock)
