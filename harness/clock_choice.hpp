@@ -44,8 +44,8 @@ constexpr int kReadingsToChooseClock = 16;
 
 // Whether a warm-up's readings end holding back. Fewer than kReadingsToChooseClock leave it to the
 // first stop test: a later size warms up for 0.05 s, as few as 3 calls, and on the H100 the host
-// clock's median of 3 calls (171.5 us against the events' 154.4 us) switched a row sum's whole run to
-// unblocked timing, launch latency included.
+// clock's median of 3 calls (171.5 us against the events' 154.4 us, with the hold's old 273 us release,
+// see blocking_kernel.cu) switched a row sum's whole run to unblocked timing, launch latency included.
 bool warm_up_stops_holding_back(const std::vector<clock_reading>& readings);
 
 }  // namespace gpujudge

@@ -15,7 +15,7 @@ namespace gpujudge {
 
 namespace {
 
-// Changes per variant, all tried in one reference job so that a second round is rare: few changes
+// Changes per variant, all tried in one reference job so that most tests need no second round: few changes
 // hide best from a sampling cache (a sample of 0.1 % of the elements misses all 16 changed
 // positions in 98 % of variants); more are needed where the tolerance swallows a few (a sum of
 // 100M values). The fewest that tell the data sets apart win. More rounds, or more changes, cost
