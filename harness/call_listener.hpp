@@ -17,6 +17,7 @@ public:
     virtual double event_ms() const = 0;
     virtual double host_ms() const = 0;   // from before the call until every stream is synchronised
     virtual double queue_ms() const = 0;  // from before the call until solve returned
+    virtual double solve_ms() const = 0;  // solve's own host time, from its call to its return
     // Device timers hold each call's work back until solve returns (see blocking_kernel.hpp), so
     // its launch latency stays outside the events. Off for a solve that synchronises.
     virtual void set_blocking(bool) {}

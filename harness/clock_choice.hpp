@@ -16,7 +16,7 @@ struct clock_reading {
     // of held-back work (just after solve returns) or, unblocked, from before the call, until
     // every stream is synchronised.
     double host_ms = 0;
-    double solve_ms = 0;  // host time inside solve, less an empty call's
+    double solve_ms = 0;  // host time inside solve, from its call to its return
 };
 
 // The median of one of the readings' clocks, e.g. median_of(readings, &clock_reading::event_ms).

@@ -24,8 +24,10 @@ public:
         host_start_ = std::chrono::steady_clock::now();
         if (blocking_) blocker_.block();
         GJ_CUDA_CHECK(cudaEventRecord(start_.get(), 0));
+        solve_start_ = std::chrono::steady_clock::now();
     }
     void after_return() override {
+        solve_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - solve_start_).count();
         GJ_CUDA_CHECK(cudaEventRecord(stop_.get(), 0));
         if (blocking_) blocker_.release();
         queue_ms_ = since_start_ms();
@@ -38,6 +40,7 @@ public:
     double event_ms() const override { return event_ms_; }
     double host_ms() const override { return host_ms_; }
     double queue_ms() const override { return queue_ms_; }
+    double solve_ms() const override { return solve_ms_; }
     void set_blocking(bool on) override { blocking_ = on; }
     bool blocking_timed_out() const override { return blocking_ && blocker_.timed_out(); }
 
@@ -49,8 +52,8 @@ private:
     cuda_event start_, stop_;
     blocking_kernel blocker_;
     bool blocking_ = true;
-    std::chrono::steady_clock::time_point host_start_;
-    double event_ms_ = 0, host_ms_ = 0, queue_ms_ = 0;
+    std::chrono::steady_clock::time_point host_start_, solve_start_;
+    double event_ms_ = 0, host_ms_ = 0, queue_ms_ = 0, solve_ms_ = 0;
 };
 
 class device_space final : public memory_space {

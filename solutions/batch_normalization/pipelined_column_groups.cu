@@ -17,10 +17,10 @@
 // one persistent block per SM walking every group, with a counter per group (60 us: each block waits
 // once per group, and nothing else on its SM hides that); reader and writer warps in one cooperative block
 // per SM, the chunk kept in shared memory between them (43.6-47 us).
-// Why not 95 % of the ceiling: at 41 MB the pipeline's fill and drain count. A copy of 41 MB (82 MB
-// moved, this problem's bytes), timed like solve (tests/gpu/size_ceiling.cu), takes 32.8 us on the
-// H100, 81 % of the ceiling; here the first groups' reads and the last group's writes do not overlap,
-// and every input byte also crosses L2 twice.
+// Why not 95 % of the ceiling: the first groups' reads and the last group's writes do not overlap, every
+// input byte crosses L2 twice, and a writer's wait for its group is a round trip behind its SM's queued
+// loads. A copy of 41 MB (82 MB moved, this problem's bytes), timed like solve
+// (tests/gpu/size_ceiling.cu), takes 27.0 us on the H100. Step 4 reads each byte once.
 #include <cuda_runtime.h>
 #include <cuda/atomic>
 

@@ -6,8 +6,10 @@
 // finish as before.
 // Why not 95 % of the ceiling: at 10000 x 1000 the logits are 40 MB, 13 µs at the ceiling measured over
 // 1 GiB, and at this size filling and draining the memory pipeline weighs as much as the bytes. On the
-// H100 a bare read sweep of 40 MB, timed like solve, takes 21.9 µs (60 % of the ceiling:
-// tests/gpu/size_ceiling.cu); this kernel takes 20.0 µs (65 %), so it reads at the size's own limit.
+// H100 a bare read sweep of 40 MB, timed like solve (tests/gpu/size_ceiling.cu), takes 16.5 µs (79 % of
+// the ceiling; an earlier session's run read 21.9 µs); this kernel takes 20.0 µs (65 %), 3.5 µs short of
+// that read. Not yet known where those go: 1250 blocks are 1.2 waves of 8 per SM, and the last block's
+// finish is two round trips.
 #include <cuda_runtime.h>
 
 #include <cmath>
