@@ -8,8 +8,8 @@
 // 1 GiB, and at this size filling and draining the memory pipeline weighs as much as the bytes. On the
 // H100 a bare read sweep of 40 MB, timed like solve (tests/gpu/size_ceiling.cu), takes 16.5 µs (79 % of
 // the ceiling; an earlier session's run read 21.9 µs); this kernel takes 20.0 µs (65 %), 3.5 µs short of
-// that read. Not yet known where those go: 1250 blocks are 1.2 waves of 8 per SM, and the last block's
-// finish is two round trips.
+// that read. Where those go is not yet measured; the partial last wave of its 1250 blocks and the last
+// block's finish (a ticket, then 1250 partials read back) are the candidates.
 #include <cuda_runtime.h>
 
 #include <cmath>
