@@ -43,6 +43,7 @@ constexpr int kChunkRows = kSlots * kSteps;        // rows per block
 constexpr int kBatch = 8;                          // float4 loads per batch; two batches in flight
 constexpr int kTeamBarrier = 1, kHalfBarrier = 3;  // named barriers: per team (1, 2), team 1 waits on 3
 static_assert(kRegSteps % kBatch == 0 && kSmemSteps % kBatch == 0, "whole batches");
+static_assert(kSmemSteps / kBatch >= 2, "team 0 signals team 1 when it issues its last shared-memory batch");
 constexpr size_t kSmemBytes = size_t{kSmemSteps} * kThreads * sizeof(float4);
 
 struct Sums {
