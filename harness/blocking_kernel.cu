@@ -28,22 +28,14 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
     spin_until_released(volatile int* flags, volatile unsigned* released, unsigned generation) {
     if (threadIdx.x == 0) {
         const unsigned long long start = global_timer_ns();
-        if (blockIdx.x == 0) {
-            while (flags[0] == 0) {
-                if (global_timer_ns() - start > kTimeoutNs) {
-                    flags[1] = 1;
-                    break;
-                }
-            }
-            *released = generation;  // released or timed out: every block goes
-        } else {
-            while (*released != generation) {
-                if (global_timer_ns() - start > kTimeoutNs) {
-                    flags[1] = 1;
-                    break;
-                }
+        const bool polls_host = blockIdx.x == 0;
+        while (polls_host ? flags[0] == 0 : *released != generation) {
+            if (global_timer_ns() - start > kTimeoutNs) {
+                flags[1] = 1;
+                break;
             }
         }
+        if (polls_host) *released = generation;  // released or timed out: every block goes
     }
     __syncthreads();
 }
