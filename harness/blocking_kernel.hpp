@@ -3,26 +3,35 @@
 // blocking kernel): the start event, solve's kernels and the stop event then run back to back,
 // so the host's launch latency — a few µs that vary from process to process — is not timed. It
 // fills every SM while it holds, so work solve queues on streams of its own cannot start early
-// either: no call gets a head start on the start event.
+// either: no call gets a head start on the start event. block() returns only once every block of it
+// is resident, so that this holds from solve's first instruction on.
 #include "cuda_resources.hpp"
+
+#include <string>
 
 namespace gpujudge {
 
 class blocking_kernel {
 public:
     blocking_kernel();
-    // Launches the spinning kernel on the legacy default stream. If it is not released within
-    // the timeout (solve synchronised on the device, which waits for the spinner) it gives up.
+    // Launches the spinning kernel on the legacy default stream and waits until all its blocks are
+    // resident. If it is not released within the timeout (solve synchronised on the device, which
+    // waits for the spinner) it gives up.
     void block();
     void release();
-    // Whether the last block ended by its timeout instead of a release.
-    bool timed_out() const;
+    // Why the last hold did not hold, to follow "call N " in a message: empty when it held.
+    std::string failure() const;
+    // The host time of the last block()'s launch: a launch with the CPU's caches as cold as solve's.
+    double launch_ms() const { return launch_ms_; }
 
 private:
-    pinned_host_allocation flags_;  // [0]: released, [1]: timed out; written by both sides
-    device_allocation released_;    // the generation block 0 last saw released, for the other blocks
-    unsigned generation_ = 0;       // of the last block(); the word holds the one before it
-    int blocks_;                    // resident blocks that take every SM's thread slots
+    // [0]: released, [1]: timed out, [2]: the last generation whose blocks were all resident
+    pinned_host_allocation flags_;
+    device_allocation counters_;  // [0]: the generation block 0 last saw released, [1]: blocks resident
+    unsigned generation_ = 0;     // of the last block(); counters_[0] holds the one before it
+    int blocks_;                  // resident blocks that take every SM's thread slots
+    bool resident_ = true;        // the last block() saw every block resident in time
+    double launch_ms_ = 0;
 };
 
 }  // namespace gpujudge

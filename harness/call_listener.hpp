@@ -1,5 +1,7 @@
 #pragma once
 // Hooks around one call of solve: the runner's time limit and the timers hang on them.
+#include <string>
+
 namespace gpujudge {
 
 class call_listener {
@@ -21,8 +23,11 @@ public:
     // Device timers hold each call's work back until solve returns (see blocking_kernel.hpp), so
     // its launch latency stays outside the events. Off for a solve that synchronises.
     virtual void set_blocking(bool) {}
-    // The last call waited on the device while held back, so the hold ran to its timeout.
-    virtual bool blocking_timed_out() const { return false; }
+    // Why the last call was not held back as asked, empty when it was: it waited on the device while
+    // held back (the hold ran to its timeout), or the hold did not take every SM in time.
+    virtual std::string hold_failure() const { return {}; }
+    // The host time of the timer's own launch before the call (the hold's), 0 when it launched none.
+    virtual double launch_ms() const { return 0; }
 };
 
 }  // namespace gpujudge

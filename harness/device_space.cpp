@@ -42,7 +42,8 @@ public:
     double queue_ms() const override { return queue_ms_; }
     double solve_ms() const override { return solve_ms_; }
     void set_blocking(bool on) override { blocking_ = on; }
-    bool blocking_timed_out() const override { return blocking_ && blocker_.timed_out(); }
+    std::string hold_failure() const override { return blocking_ ? blocker_.failure() : std::string(); }
+    double launch_ms() const override { return blocking_ ? blocker_.launch_ms() : 0; }
 
 private:
     double since_start_ms() const {

@@ -64,6 +64,7 @@ clock_reading read_clocks(const call_timer& timer, const empty_call& empty, bool
     // and the hold's launch and the event records then took 10-12 µs more than in the empty calls
     // measured back to back (H100), time that was counted as solve's.
     reading.solve_ms = timer.solve_ms();
+    reading.launch_ms = timer.launch_ms();
     // Held back, the device starts the call's work when solve returns: the host clock from there on
     // sees all of it, and none of solve's host time.
     const double host_ms = blocking ? timer.host_ms() - timer.queue_ms() : timer.host_ms();
@@ -100,8 +101,9 @@ public:
             }
             // solve waited on the device while its work was held back: it synchronises. Its first call
             // may, once (scratch allocation, constants); after that the run times it unblocked, all of it.
-            if (result_.blocking && timer_->blocking_timed_out() && call > 0) {
-                restart_unblocked(fmt::format("call {} waited on the device while held back", call + 1));
+            // So does a hold that never took every SM.
+            if (const std::string failure = timer_->hold_failure(); result_.blocking && !failure.empty() && call > 0) {
+                restart_unblocked(fmt::format("call {} {}", call + 1, failure));
                 continue;
             }
             const clock_reading reading = read_clocks(*timer_, empty_, result_.blocking);

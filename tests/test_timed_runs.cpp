@@ -170,8 +170,8 @@ TEST_CASE("calls are held back until queued only while the events see all the wo
         readings[0].solve_ms = 0.900;  // the first call allocated its scratch
         CHECK(may_hold_back(readings));
     }
-    SECTION("solve waits on the host for a kernel it ran on its own stream") {
-        const std::vector<clock_reading> readings(100, {0.002, 0.001, 0.136});
+    SECTION("solve waits on the host for work it ran on its own stream, or computes there") {
+        const std::vector<clock_reading> readings(100, {0.002, 0.001, 0.136, 0.010});
         CHECK_FALSE(may_hold_back(readings));
     }
     SECTION("solve returns at once, its kernel running on its own stream") {
@@ -179,10 +179,22 @@ TEST_CASE("calls are held back until queued only while the events see all the wo
         CHECK_FALSE(may_hold_back(readings));
     }
     SECTION("solve's host work outweighs a tiny kernel") {
-        const std::vector<clock_reading> readings(100, {0.006, 0.007, 0.020});
+        const std::vector<clock_reading> readings(100, {0.006, 0.007, 0.020, 0.010});
         CHECK_FALSE(may_hold_back(readings));
         CHECK(why_not_held_back(readings) ==
-              "solve's median host time, 20.0 us, reached its events' 6.0 us over 100 calls");
+              "solve's median host time, 20.0 us, reached its events' 6.0 us and one launch's 6.0 us over 100 calls");
+    }
+    SECTION("a kernel shorter than its launch with the caches cold, as long as the hold's own launch") {
+        std::vector<clock_reading> readings(100, {0.0085, 0.0086, 0.0098, 0.0095});
+        CHECK(may_hold_back(readings));
+        for (auto& r : readings) r.launch_ms = 0;  // no launch allowed for: solve outlasts its kernel
+        CHECK_FALSE(may_hold_back(readings));
+    }
+    SECTION("one launch is allowed for, at most the events' time: host work stands in for twice that") {
+        const std::vector<clock_reading> readings(100, {0.003, 0.003, 0.0065, 0.020});
+        CHECK_FALSE(may_hold_back(readings));
+        CHECK(why_not_held_back(readings) ==
+              "solve's median host time, 6.5 us, reached its events' 3.0 us and one launch's 3.0 us over 100 calls");
     }
     SECTION("the host clock outlasts the events on a warm-up's 3 calls, then on a stop test's 16") {
         const std::vector<clock_reading> three(3, {0.154, 0.172, 0.004});

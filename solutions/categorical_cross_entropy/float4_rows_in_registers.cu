@@ -5,11 +5,11 @@
 // (a quarter of the load instructions of the scalar kernel), then max, sum of exp and the last-block
 // finish as before.
 // Why not 95 % of the ceiling: at 10000 x 1000 the logits are 40 MB, 13 µs at the ceiling measured over
-// 1 GiB, and at this size filling and draining the memory pipeline weighs as much as the bytes. On the
+// 1 GiB, and at this size a call's fixed cost weighs too (an empty kernel timed like solve: 3.2 µs). On the
 // H100 a bare read sweep of 40 MB, timed like solve (tests/gpu/size_ceiling.cu), takes 16.5 µs (79 % of
 // the ceiling; an earlier session's run read 21.9 µs); this kernel takes 20.0 µs (65 %), 3.5 µs short of
-// that read. Where those go is not yet measured; the partial last wave of its 1250 blocks and the last
-// block's finish (a ticket, then 1250 partials read back) are the candidates.
+// that read. About 2 µs of them are the finish (the ticket's fence and reading the partials back wait
+// behind the SM's queued loads) and 1 µs expf: step 4 takes both off.
 #include <cuda_runtime.h>
 
 #include <cmath>

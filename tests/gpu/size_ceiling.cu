@@ -1,5 +1,6 @@
 // What the memory can do at the sizes of the benchmarks, timed the way the judge times solve
-// (held_back.cuh): a read sweep and a copy kernel at each size, beside cudaMemcpy D2D.
+// (held_back.cuh): a read sweep and a copy kernel at each size, beside cudaMemcpy D2D, after the
+// fixed cost of any call, an empty kernel timed the same way.
 //   nvcc -O3 -arch=sm_90 -o size_ceiling tests/gpu/size_ceiling.cu && ./size_ceiling
 #include "held_back.cuh"
 
@@ -27,6 +28,8 @@ __global__ void copy_kernel(const float4* p, float4* q, size_t n) {
     for (; i < n; i += stride) q[i] = p[i];
 }
 
+__global__ void empty_kernel() {}
+
 int main() {
     const size_t max_bytes = size_t{1} << 30;
     char *src, *dst;
@@ -36,10 +39,13 @@ int main() {
     held_back_timer timer;
     const int sms = timer.sms();
     auto median_us = [&](auto work) { return timer.median_us(work); };
+    std::printf("empty kernel: %.1f µs with <<<1, 32>>>, %.1f µs with the sweeps' <<<%d, 256>>>\n\n",
+                median_us([] { empty_kernel<<<1, 32>>>(); }), median_us([&] { empty_kernel<<<sms * 8, 256>>>(); }),
+                sms * 8);
     std::printf(
         "| MB | read sweep µs | read GB/s | copy kernel µs | copy GB/s (r+w) | memcpy D2D µs | memcpy GB/s (r+w) "
         "|\n|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (double mb : {4.0, 16.0, 40.0, 41.0, 82.0, 400.0, 477.0, 1024.0}) {
+    for (double mb : {4.0, 16.0, 20.0, 40.0, 41.0, 82.0, 400.0, 477.0, 1024.0}) {
         const size_t bytes = (size_t)(mb * 1e6) / 16 * 16;
         const size_t n = bytes / 16;
         const int grid = sms * 8, block = 256;
