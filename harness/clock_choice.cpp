@@ -10,8 +10,8 @@ namespace gpujudge {
 
 namespace {
 
-constexpr double kRelativeSlack = 0.05;
-constexpr double kAbsoluteSlackMs = 0.005;
+constexpr double kRelativeSlack = 0.05, kHeldRelativeSlack = 0.02;
+constexpr double kAbsoluteSlackMs = 0.005, kHeldAbsoluteSlackMs = 0.001;
 
 // What solve's host time may reach, held back: its events' time and one launch, at most as long.
 double solve_allowance_ms(const std::vector<clock_reading>& readings) {
@@ -28,9 +28,11 @@ double median_of(const std::vector<clock_reading>& readings, double clock_readin
     return summarize(std::move(values)).median;
 }
 
-bool work_hid_from_events(const std::vector<clock_reading>& readings) {
+bool work_hid_from_events(const std::vector<clock_reading>& readings, bool held_back) {
     const double event_ms = median_of(readings, &clock_reading::event_ms);
-    return median_of(readings, &clock_reading::host_ms) > (1 + kRelativeSlack) * event_ms + kAbsoluteSlackMs;
+    const double slack_ms =
+        held_back ? kHeldRelativeSlack * event_ms + kHeldAbsoluteSlackMs : kRelativeSlack * event_ms + kAbsoluteSlackMs;
+    return median_of(readings, &clock_reading::host_ms) > event_ms + slack_ms;
 }
 
 std::vector<double> call_times(const std::vector<clock_reading>& readings, bool host_clock) {
@@ -42,12 +44,12 @@ std::vector<double> call_times(const std::vector<clock_reading>& readings, bool 
 
 bool may_hold_back(const std::vector<clock_reading>& readings) {
     return median_of(readings, &clock_reading::solve_ms) < solve_allowance_ms(readings) &&
-           !work_hid_from_events(readings);
+           !work_hid_from_events(readings, true);
 }
 
 std::string why_not_held_back(const std::vector<clock_reading>& readings) {
     const double event_us = 1e3 * median_of(readings, &clock_reading::event_ms);
-    if (work_hid_from_events(readings))
+    if (work_hid_from_events(readings, true))
         return fmt::format("the host clock's median, {:.1f} us, exceeded the events' {:.1f} us over {} calls",
                            1e3 * median_of(readings, &clock_reading::host_ms), event_us, readings.size());
     const double launch_us = 1e3 * solve_allowance_ms(readings) - event_us;

@@ -114,7 +114,7 @@ public:
             if (sampled_enough(reading)) break;
         }
         result_.host_overhead_ms = host_overhead_ms(empty_, result_.blocking);
-        result_.host_clock = work_hid_from_events(result_.readings);
+        result_.host_clock = work_hid_from_events(result_.readings, result_.blocking);
         result_.stats = summarize(call_times(result_.readings, result_.host_clock));
         return std::move(result_);
     }
@@ -191,7 +191,7 @@ private:
             restart_unblocked(fmt::format("after {} samples: {}", n, why_not_held_back(result_.readings)));
             return false;
         }
-        const bool host_clock = work_hid_from_events(result_.readings);
+        const bool host_clock = work_hid_from_events(result_.readings, result_.blocking);
         return full || elapsed > settings_.budget_s ||
                summarize(call_times(result_.readings, host_clock)).rse < settings_.target_rse;
     }
