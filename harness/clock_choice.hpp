@@ -36,18 +36,17 @@ bool work_hid_from_events(const std::vector<clock_reading>& readings, bool held_
 // Each call's time: its event time, or when the run hid work, the later of its two clocks.
 std::vector<double> call_times(const std::vector<clock_reading>& readings, bool host_clock);
 
-// Holding work back until solve returns keeps the host's launch latency out of the events, and
-// with it whatever else solve does on the host. While held, no kernel of solve's can run: the hold
-// takes every SM before solve is called. What can still run is the copy engines and the CPU: solve
-// may copy its inputs to the host, compute there and copy the answer back
-// (solutions/max_subarray_sum/host_computes_during_solve.cu). So a run may be held back only while
-// no work hides from the events and solve's median host time stays below its median event time
-// plus one launch: the hold's own median launch time (6-8 µs on the H100), at most the event time.
-// A launch is what a one-kernel solve spends on the host (4.5 µs back to back on the H100, 10-13 µs
-// with the caches cold), and kernels shorter than that were timed unblocked, launch latency in. Host work can then
-// stand in for at most twice the event time, and a copy to the host and back alone takes longer
-// than the kernels that would do that work. Otherwise the run is timed unblocked, from before the
-// call.
+// Holding work back until solve returns keeps the host's launch latency out of the events, and with it
+// whatever else solve does on the host. While held, no kernel of solve's can run: the hold takes every
+// SM before solve is called. What can still run is the copy engines and the CPU: solve may copy its
+// inputs to the host, compute there and copy the answer back
+// (solutions/max_subarray_sum/host_computes_during_solve.cu). So a run may be held back only while no
+// work hides from the events and solve's median host time stays below its median event time plus one
+// launch: the hold's own median launch time (6-8 µs on the H100), at most the event time. A launch is
+// what a one-kernel solve spends on the host (4.5 µs back to back on the H100, 10-13 µs with the caches
+// cold), and kernels shorter than that were timed unblocked, launch latency in. Host work can then stand
+// in for at most twice the event time, and a copy to the host and back alone takes longer than the
+// kernels that would do that work. Otherwise the run is timed unblocked, from before the call.
 bool may_hold_back(const std::vector<clock_reading>& readings);
 
 // Why may_hold_back is false for these readings, with the medians that decided it.
