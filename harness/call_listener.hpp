@@ -1,5 +1,8 @@
 #pragma once
 // Hooks around one call of solve: the runner's time limit and the timers hang on them.
+#include "poison_watch.hpp"
+
+#include <optional>
 #include <string>
 
 namespace gpujudge {
@@ -28,6 +31,10 @@ public:
     virtual std::string hold_failure() const { return {}; }
     // The host time of the timer's own launch before the call (the hold's), 0 when it launched none.
     virtual double launch_ms() const { return 0; }
+    // The outputs the next calls must find still poisoned when solve is called (poison_watch.hpp;
+    // the timer draws each call's sample), and what the last call found written before it.
+    virtual void watch(const poison_watch&) {}
+    virtual std::optional<early_write> written_before_call() const { return std::nullopt; }
 };
 
 }  // namespace gpujudge

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <random>
 
 namespace gpujudge {
 
@@ -21,8 +22,10 @@ namespace {
 class device_timer final : public call_timer {
 public:
     void before_call() override {
+        watch_.seed = seeds_();
+        if (!blocking_ && watch_.num_outputs > 0) blocker_.check(watch_);  // before the clocks start
         host_start_ = std::chrono::steady_clock::now();
-        if (blocking_) blocker_.block();
+        if (blocking_) blocker_.block(&watch_);
         GJ_CUDA_CHECK(cudaEventRecord(start_.get(), 0));
         solve_start_ = std::chrono::steady_clock::now();
     }
@@ -44,6 +47,8 @@ public:
     void set_blocking(bool on) override { blocking_ = on; }
     std::string hold_failure() const override { return blocking_ ? blocker_.failure() : std::string(); }
     double launch_ms() const override { return blocking_ ? blocker_.launch_ms() : 0; }
+    void watch(const poison_watch& outputs) override { watch_ = outputs; }
+    std::optional<early_write> written_before_call() const override { return blocker_.written_early(); }
 
 private:
     double since_start_ms() const {
@@ -53,6 +58,8 @@ private:
     cuda_event start_, stop_;
     blocking_kernel blocker_;
     bool blocking_ = true;
+    poison_watch watch_;
+    std::mt19937_64 seeds_{std::random_device{}()};
     std::chrono::steady_clock::time_point host_start_, solve_start_;
     double event_ms_ = 0, host_ms_ = 0, queue_ms_ = 0, solve_ms_ = 0;
 };
@@ -121,6 +128,11 @@ public:
         GJ_CUDA_CHECK(cudaDeviceSynchronize());
     }
     std::unique_ptr<call_timer> make_timer() override { return std::make_unique<device_timer>(); }
+    void before_solve_alone() override {
+        GJ_CUDA_CHECK(cudaLaunchHostFunc(
+            0, [](void*) {}, nullptr));
+        GJ_CUDA_CHECK(cudaDeviceSynchronize());
+    }
     void set_profiling(bool on) override {
         if (on)
             GJ_CUDA_CHECK(cudaProfilerStart());

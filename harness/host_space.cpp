@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <random>
 
 namespace gpujudge {
 
@@ -27,7 +28,10 @@ std::optional<std::size_t> first_different_byte(const void* a, const void* b, st
 // Host memory has no events: both clocks are the host's.
 class host_timer final : public call_timer {
 public:
-    void before_call() override { start_ = std::chrono::steady_clock::now(); }
+    void before_call() override {
+        early_ = first_unpoisoned(seeds_());
+        start_ = std::chrono::steady_clock::now();
+    }
     void after_finish() override {
         ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
     }
@@ -35,8 +39,26 @@ public:
     double host_ms() const override { return ms_; }
     double queue_ms() const override { return 0; }  // nothing is queued: host fakes do their work in the call
     double solve_ms() const override { return 0; }  // ...and that work is what the events stand for
+    void watch(const poison_watch& outputs) override { watch_ = outputs; }
+    std::optional<early_write> written_before_call() const override { return early_; }
 
 private:
+    // The same sample as the hold's check on the device (blocking_kernel.cu), lane by lane.
+    std::optional<early_write> first_unpoisoned(std::uint64_t seed) const {
+        for (int o = 0; o < watch_.num_outputs; ++o) {
+            const watched_output& output = watch_.outputs[o];
+            for (int lane = 0; lane < kWatchLanes; ++lane)
+                for (int k = 0; k < kWatchWordsPerLane; ++k) {
+                    const std::uint64_t word = sampled_word(seed, o, lane, k, output.num_words);
+                    if (output.words[word] != output.poison) return early_write{o, word, output.words[word]};
+                }
+        }
+        return std::nullopt;
+    }
+
+    poison_watch watch_;
+    std::mt19937_64 seeds_{std::random_device{}()};
+    std::optional<early_write> early_;
     std::chrono::steady_clock::time_point start_;
     double ms_ = 0;
 };
@@ -54,8 +76,9 @@ public:
     void copy(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
     void fill(void* dst, unsigned char byte, std::size_t bytes) override { std::memset(dst, byte, bytes); }
     void generate(void* dst, const generator_params& params, element_type type, std::size_t num_items) override {
-        fill_generated(params, type, dst, num_items);
+        fill_generated(params, type, dst, num_items, alone_ ? 1 : 0);
     }
+    void before_solve_alone() override { alone_ = true; }
     std::optional<std::size_t> first_difference(const void* a, const void* b, std::size_t num_bytes) override {
         return first_different_byte(a, b, num_bytes);
     }
@@ -67,6 +90,9 @@ public:
     call_status finish_call() override { return {}; }
     void flush_caches() override {}
     std::unique_ptr<call_timer> make_timer() override { return std::make_unique<host_timer>(); }
+
+private:
+    bool alone_ = false;  // generation on this thread alone
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "judged_call.hpp"
 
 #include "poison.hpp"
+#include "solve_signals.hpp"
 #include "test_data.hpp"
 
 #include <fmt/format.h>
@@ -37,6 +38,43 @@ void buffer_set::load_from(const buffer_sources& sources) {
     }
 }
 
+template <typename Visit>
+void buffer_set::for_each_poisoned(Visit&& visit) const {
+    int count = 0;
+    for (const auto& [param, buffer] : buffers_) {
+        if (param->is_input() || buffer.size_bytes() < sizeof(std::uint32_t)) continue;
+        if (count++ == kMaxWatchedOutputs) return;
+        visit(*param, buffer);
+    }
+}
+
+poison_watch buffer_set::poisoned_outputs() const {
+    poison_watch watch;
+    for_each_poisoned([&](const parameter& param, const guarded_buffer& buffer) {
+        watch.outputs[watch.num_outputs++] = {static_cast<const std::uint32_t*>(buffer.data()),
+                                              buffer.size_bytes() / sizeof(std::uint32_t), poison_word(param.type)};
+    });
+    return watch;
+}
+
+call_outcome buffer_set::written_before_call(const early_write& found, const scalar_values& scalars) const {
+    const parameter* written = nullptr;
+    int index = 0;
+    for_each_poisoned([&](const parameter& param, const guarded_buffer&) {
+        if (index++ == found.output) written = &param;
+    });
+    if (!written) throw std::out_of_range("an early write in no watched output");
+    const std::size_t element = found.word * sizeof(std::uint32_t) / element_size(written->type);
+    call_outcome outcome;
+    outcome.result = verdict::impossible_time;
+    outcome.message = fmt::format(
+        "{}[{}] held 0x{:08x}, not the judge's poison 0x{:08x}, when solve was called: an answer written before "
+        "the call was made outside it and cannot be timed",
+        written->name, format_coordinates(coordinates_of(element, extents_of(*written, scalars))), found.value,
+        poison_word(written->type));
+    return outcome;
+}
+
 host_array buffer_set::download(const parameter& param) const {
     const guarded_buffer& buffer = at(param.name);
     host_array values(param.type, buffer.size_bytes() / element_size(param.type));
@@ -49,8 +87,11 @@ call_outcome call_solve(const solve_function& solve, const buffer_set& buffers, 
     const call_status settled = space.finish_call();  // the harness's own writes, never timed
     if (!settled.ok) throw std::runtime_error("preparing the call failed: " + settled.error);
     std::optional<std::string> raised;
-    const call_status status =
-        call_between_hooks(space, listener, [&] { raised = solve.run(buffers.pointers(), scalars); });
+    solve_signals signals;
+    const call_status status = call_between_hooks(space, listener, [&] {
+        raised = solve.run(buffers.pointers(), scalars);
+        signals.solve_returned();
+    });
     call_outcome outcome;
     if (raised) {
         outcome.result = verdict::runtime_error;

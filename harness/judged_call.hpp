@@ -7,6 +7,7 @@
 #include "compare.hpp"
 #include "guarded_buffer.hpp"
 #include "output_file.hpp"
+#include "poison_watch.hpp"
 #include "solve_function.hpp"
 #include "verdict.hpp"
 
@@ -39,8 +40,15 @@ public:
     // Fills the inputs from buffers of the same space, poisons the outputs and arms every guard.
     void load_from(const buffer_sources& sources);
     host_array download(const parameter& param) const;
+    // The buffers load_from poisons (the first kMaxWatchedOutputs), for the timer to watch.
+    poison_watch poisoned_outputs() const;
+    // The verdict for an early write the timer found in poisoned_outputs(): impossible_time.
+    call_outcome written_before_call(const early_write& found, const scalar_values& scalars) const;
 
 private:
+    template <typename Visit>  // visit(param, buffer) for each buffer poisoned_outputs() holds
+    void for_each_poisoned(Visit&& visit) const;
+
     const problem_spec* spec_;
     memory_space* space_;
     std::vector<std::pair<const parameter*, guarded_buffer>> buffers_;

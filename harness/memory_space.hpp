@@ -45,6 +45,9 @@ public:
     // off): the harness's own kernels before and after it stay out of the profile. Turning it off
     // never throws: after a failed call, the call's error is what counts.
     virtual void set_profiling(bool on) { (void)on; }
+    // Before solve runs alone (judge/process/solve_alone.hpp): the threads the space would start
+    // lazily in a call start now (CUDA's for host functions), and the space starts no more itself.
+    virtual void before_solve_alone() {}
 };
 
 // One call between the listener's hooks, in the order every timer relies on: before the call,

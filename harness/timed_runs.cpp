@@ -146,7 +146,10 @@ private:
         buffer_set& slot = *slots_[s];
         slot.load_from(data.sources());
         space_.flush_caches();
+        timer_->watch(slot.poisoned_outputs());
         call_outcome outcome = call_solve(solve_, slot, test_.scalars, space_, listener_);
+        if (const auto early = timer_->written_before_call(); early && outcome.result == verdict::accepted)
+            outcome = slot.written_before_call(*early, test_.scalars);
         if (outcome.result == verdict::accepted)
             outcome = check_buffers(spec_, space_, slot, test_.scalars, data.sources());
         if (outcome.result == verdict::accepted && !judge_.ship(slot)) outcome = stopped_by_judge();

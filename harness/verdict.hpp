@@ -13,7 +13,7 @@ enum class verdict {
     time_limit_exceeded,
     memory_violation,
     no_device,
-    impossible_time,  // a timed median below the physical floor: answers not computed from the inputs
+    impossible_time,  // a time no call can have: below the physical floor, or answers there before the call
     skipped,          // a test not run because an earlier one timed out
 };
 

@@ -6,6 +6,7 @@
 #include "cuda_resources.hpp"
 #include "generator.hpp"
 #include "memory_space.hpp"
+#include "poison_watch.hpp"
 
 #include <fmt/format.h>
 
@@ -16,6 +17,7 @@
 #include <exception>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -171,6 +173,48 @@ void check_first_differences(checks& out, memory_space& device, memory_space& ho
     check_first_difference(out, device, host, pair, 3, {last - 3 - 1, num_bytes / 2}, "unaligned");
 }
 
+// ---- the check that outputs still hold poison when solve is called (poison_watch.hpp) ----
+
+// An empty call, held back or not, watching one output of `num_words` words where `written` words
+// (from the first, or the last when `at_end`) no longer hold the poison.
+std::optional<early_write> watched_call(memory_space& device, bool held, std::size_t num_words, std::size_t written,
+                                        bool at_end) {
+    constexpr unsigned char kPoison = 0xA5;
+    device_allocation d_output(num_words * sizeof(std::uint32_t));
+    GJ_CUDA_CHECK(cudaMemset(d_output.get(), kPoison, d_output.size_bytes()));
+    const std::size_t first = at_end ? num_words - written : 0;
+    auto* d_words = static_cast<std::uint32_t*>(d_output.get());
+    GJ_CUDA_CHECK(cudaMemset(d_words + first, 0, written * sizeof(std::uint32_t)));
+    poison_watch watch;
+    watch.outputs[0] = {d_words, num_words, 0x01010101u * kPoison};
+    watch.num_outputs = 1;
+    const auto timer = device.make_timer();
+    timer->set_blocking(held);
+    timer->watch(watch);
+    const call_status status = call_between_hooks(device, *timer, [] {});
+    if (!status.ok) throw std::runtime_error(status.error);
+    return timer->written_before_call();
+}
+
+void check_poison_watch(checks& out, memory_space& device) {
+    for (const bool held : {true, false}) {
+        const std::string how = held ? "held back" : "not held back";
+        for (const std::size_t num_words : {std::size_t{1}, std::size_t{1} << 20}) {
+            const auto clean = watched_call(device, held, num_words, 0, false);
+            out.report(!clean, fmt::format("poison watch, {}, {} words untouched", how, num_words),
+                       clean ? fmt::format("found word {}", clean->word) : "");
+            const auto first = watched_call(device, held, num_words, 1, false);
+            out.report(first && first->word == 0 && first->value == 0,
+                       fmt::format("poison watch, {}, {} words, the first written", how, num_words));
+            const auto last = watched_call(device, held, num_words, 1, true);
+            out.report(last && last->word == num_words - 1,
+                       fmt::format("poison watch, {}, {} words, the last written", how, num_words));
+            const auto half = watched_call(device, held, num_words, (num_words + 1) / 2, true);
+            out.report(half.has_value(), fmt::format("poison watch, {}, {} words, half written", how, num_words));
+        }
+    }
+}
+
 }  // namespace
 
 int main() {
@@ -185,6 +229,7 @@ int main() {
         check_generators(out, *device);
         check_first_differences(out, *device, *host, (std::size_t{1} << 22) + 13);
         check_first_differences(out, *device, *host, std::size_t{400'000'013});
+        check_poison_watch(out, *device);
     } catch (const std::exception& e) {
         out.report(false, "exception", e.what());
     }

@@ -9,6 +9,8 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -79,6 +81,37 @@ TEST_CASE("a Python solution is held to the same checks as CUDA", "[python]") {
     const auto writes = judge_python("run", "writes_input.py");
     CHECK(writes.exit.code == exit_code_for(verdict::memory_violation));
     CHECK(contains(writes.output, "solve wrote into the const input 'input'"));
+}
+
+TEST_CASE("an output written between timed calls is found before the call, whatever solve writes after it",
+          "[python]") {
+    const auto result = judge_python("submit", "answers_before_the_call_from_a_thread.py");
+    CHECK(result.exit.code == exit_code_for(verdict::impossible_time));
+    CHECK(contains(result.output,
+                   "output[0] held 0x00000000, not the judge's poison 0xffffffff, when solve was called: an answer "
+                   "written before the call was made outside it and cannot be timed"));
+}
+
+TEST_CASE("what a Python solve starts ends with its runner, setsid or not, sandboxed or not", "[python]") {
+    // Compiled solves may start no process at all (test_runner.cpp); a Python one may, so the
+    // sandbox's PID namespace and, unsandboxed, the judge's sweep as a subreaper must end them.
+    const std::string marker = "gpujudge-python-marker-" + std::to_string(getpid());
+    const auto chain = gpujudge_env({"GPUJUDGE_TEST_MARKER=" + marker, "GPUJUDGE_SANDBOX_ENV=GPUJUDGE_TEST_MARKER"},
+                                    {"--color", "never", "--home", kFixtures, "--backend", "host", "run", "tiny_sum",
+                                     kFixtures + "/python_solutions/outlives_judge.py"});
+    CHECK(chain.exit.code == exit_accepted);
+    CHECK(processes_with(marker).empty());
+
+    const temp_dir folder("escaped");
+    const std::string pid_file = (folder.path() / "escaped.pid").string();
+    const auto escaped = gpujudge_env({"GPUJUDGE_TEST_PID_FILE=" + pid_file},
+                                      {"--color", "never", "--home", kFixtures, "--backend", "host", "--no-sandbox",
+                                       "run", "tiny_sum", kFixtures + "/python_solutions/forks_and_hangs.py"});
+    CHECK(escaped.exit.code == exit_code_for(verdict::time_limit_exceeded));
+    int pid = 0;
+    std::ifstream(pid_file) >> pid;
+    REQUIRE(pid > 0);
+    CHECK(kill(pid, 0) == -1);
 }
 
 int main(int argc, char* argv[]) {

@@ -168,25 +168,32 @@ TEST_CASE("a hang is killed at the time limit, the rest is skipped and nothing s
     CHECK(children_of_this_process() == 0);
 }
 
-TEST_CASE("a child that escapes the process group is killed with the runner", "[runner]") {
-    // Unsandboxed (--no-sandbox): the judge's own sweep, as a subreaper, must catch it. In the
-    // sandbox the PID namespace ends it too (test_sandbox.cpp).
-    const std::string pid_file = GPUJUDGE_TEST_CACHE "/escaped.pid";
-    std::remove(pid_file.c_str());
-    setenv("GPUJUDGE_TEST_PID_FILE", pid_file.c_str(), 1);
-    judge_context context = host_context();
-    context.runner.sandbox = context.compiler.sandbox = false;
-    judge_options options;
-    options.tests = select_tests(tiny_sum(), {});
-    options.timed = false;
-    const auto result =
-        judge_submission(tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/forks_and_hangs.cpp", options, context);
-    unsetenv("GPUJUDGE_TEST_PID_FILE");
-    CHECK(result.overall == verdict::time_limit_exceeded);
-    int escaped = 0;
-    std::ifstream(pid_file) >> escaped;
-    REQUIRE(escaped > 0);
-    CHECK(kill(escaped, 0) == -1);
+TEST_CASE("a compiled solve that starts a thread, a process, a timer or a filter is stopped there, sandboxed or not",
+          "[runner]") {
+    // Python solves may start them: test_python_solutions.cpp shows the judge's sweep ending them.
+    const std::string rule =
+        "the submission started a thread or a process (clone, fork), armed a timer or installed a seccomp filter. "
+        "A judged solve runs alone: nothing of it may work between the judge's calls, outside its clocks";
+    for (const bool sandbox : {true, false}) {
+        judge_context context = host_context();
+        context.runner.sandbox = context.compiler.sandbox = sandbox;
+        judge_options options;
+        options.tests = select_tests(tiny_sum(), {});
+        options.timed = false;
+        for (const char* name : {"starts_a_thread", "forks_and_hangs", "arms_a_timer", "installs_a_seccomp_filter"}) {
+            INFO(name << (sandbox ? ", sandboxed" : ", unsandboxed"));
+            const auto result = judge_submission(
+                tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/" + std::string(name) + ".cpp", options, context);
+            CHECK(result.overall == verdict::runtime_error);
+            CHECK(result.tests[0].message ==
+                  "the process was stopped by signal SIGSYS (Bad system call) during solve: " + rule);
+        }
+        const auto loaded = judge_submission(
+            tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/starts_a_thread_when_loaded.cpp", options, context);
+        CHECK(loaded.overall == verdict::runtime_error);
+        CHECK(loaded.tests[0].message ==
+              "the runner was stopped by signal SIGSYS (Bad system call) while loading the library: " + rule);
+    }
     CHECK(children_of_this_process() == 0);
 }
 

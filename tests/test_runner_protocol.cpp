@@ -39,8 +39,9 @@ TEST_CASE("every job the judge sends survives its line", "[protocol]") {
                             true}};
     CHECK(round_trip(python) == nlohmann::json(python));
     CHECK(round_trip(python).at("python").at("imports_triton") == true);
-    const load_job load{"/judge/lib/x.so", "reference", true};
+    const load_job load{"/judge/lib/x.so", "reference", true, true};
     CHECK(round_trip(load) == nlohmann::json(load));
+    CHECK(round_trip(load).at("alone") == true);
     const judge_job judge{{{3, changed_data()}, {5, {}}}, false, true};
     CHECK(round_trip(judge) == nlohmann::json(judge));
     timed_settings settings;

@@ -8,12 +8,14 @@
 #include "memory_space.hpp"
 #include "output_file.hpp"
 #include "peak_bandwidth.hpp"
+#include "process/solve_alone.hpp"
 #include "runner/channel.hpp"
 #include "runner/copy_on_write_inputs.hpp"
 #include "runner/protocol.hpp"
 #include "runner/python_host.hpp"
 #include "runner/shared_outputs.hpp"
 #include "shared_library.hpp"
+#include "solve_signals.hpp"
 #include "test_data.hpp"
 
 #include <fmt/format.h>
@@ -92,9 +94,6 @@ public:
     void after_finish() override {
         wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
         if (profiled_) profiled_->set_profiling(false);
-        // A fault in the harness's checks that follow is a crash, never a handler of solve's doing
-        // work there, after the call (the judge's clock bounds that too: see session.cpp).
-        for (const int fault : {SIGSEGV, SIGBUS, SIGILL, SIGFPE}) std::signal(fault, SIG_DFL);
         out_.send(message_of(event::returned, nlohmann::json{{"test", test_}}));
     }
     double wall_ms = 0;
@@ -153,6 +152,7 @@ void load(session& s, const load_job& job, runner_backend backend) {
     // Measured before any submission code is in the process.
     if (job.measure_peak && backend == runner_backend::device)
         s.out.send(message_of(event::peak, nlohmann::json{{"gbps", measure_peak_bandwidth_gbps(s.space)}}));
+    keep_signal_handlers();  // put back after each call (harness/solve_signals.hpp)
     if (s.python && !job.library.empty()) {
         if (auto why = load_python(s, job, backend)) {
             s.out.send(message_of(event::rejected, nlohmann::json{{"message", *why}}));
@@ -160,6 +160,10 @@ void load(session& s, const load_job& job, runner_backend backend) {
             return;
         }
     } else if (!job.library.empty()) {  // an empty library: the judge asked only for the ceiling
+        if (job.alone) {                // before the library's constructors run
+            s.space.before_solve_alone();
+            make_solve_run_alone();
+        }
         s.library.emplace(job.library);
         s.function = std::make_unique<c_function>(s.library->symbol(job.function), s.spec.params);
     }

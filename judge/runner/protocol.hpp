@@ -61,6 +61,7 @@ struct load_job {
     std::string library;
     std::string function = "solve";
     bool measure_peak = false;
+    bool alone = false;  // solve runs alone: no threads, processes or timers (process/solve_alone.hpp)
 };
 
 struct test_job {
@@ -196,7 +197,7 @@ void from_json(const nlohmann::json& in, test_result_message& message);
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(python_load, library, home, path, cache_dir, prepared, kept_kernels, keep_to, shown,
                                    imports_triton)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(hello_job, key, backend, problem_dir, python)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(load_job, library, function, measure_peak)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(load_job, library, function, measure_peak, alone)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(test_job, test, data)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(judge_job, tests, stop_at_failure, exact_buffers)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_data_job, data)

@@ -4,6 +4,7 @@
 #include "base/problem_error.hpp"
 #include "call_order.hpp"
 #include "process/sandbox.hpp"
+#include "process/solve_alone.hpp"
 #include "runner/kept_kernels.hpp"
 #include "runner/shared_outputs.hpp"
 #include "test_data.hpp"
@@ -12,6 +13,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <signal.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -36,6 +38,8 @@ std::string explain_death(const child_exit& exit, bool in_call) {
         return "the result channel closed while the process kept running: the submission closed or replaced the "
                "judge's file descriptor";
     const std::string where = in_call ? "during solve" : "while the harness checked the test";
+    if (exit.signaled && exit.signal == SIGSYS)
+        return fmt::format("the process was stopped by {} {}: {}", exit.describe(), where, kSolveAloneRule);
     if (exit.signaled) return fmt::format("the process was killed by {} {}", exit.describe(), where);
     if (in_call)
         return fmt::format("solve ended the process ({}): a submission must return from solve, not call exit()",
@@ -359,6 +363,8 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
     if (!device_read_) device();
     if (no_device_) return no_device_;
     load_job job{library.empty() ? "" : std::filesystem::absolute(library).string(), function, peak != nullptr};
+    // A compiled solve runs alone; a Python one needs torch's threads, a launcher's tool its own.
+    job.alone = function == "solve" && !library.empty() && !settings_.python && settings_.launcher.empty();
     if (stage_ && !library.empty()) {  // the one library, where the sandboxed runner sees it
         loaded_ = library;
         stage_file(library, stage_->path() / "lib" / library.filename());
@@ -395,6 +401,9 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
         case job_end::how::closed:
             break;
     }
+    if (end.exit.signaled && end.exit.signal == SIGSYS)
+        return fmt::format("the runner was stopped by {} while loading the library: {}", end.exit.describe(),
+                           kSolveAloneRule);  // a constructor of the library did
     return fmt::format("the runner ended while loading the library ({})", end.exit.describe());
 }
 

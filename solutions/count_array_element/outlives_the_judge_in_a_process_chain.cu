@@ -11,7 +11,8 @@
 // shared mapping that the device's cache is copied into: this judgement's variants, and those of
 // any judgement that starts within the ten minutes. With the runner in a sandbox that kills every
 // process it started and expected outputs out of its reach, the replayed answers fail the variants
-// (wrong_answer) or the 3 % floor (impossible_time).
+// (wrong_answer) or the 3 % floor (impossible_time). Now the first fork ends the runner: a judged solve
+// runs alone (judge/process/solve_alone.hpp), with no process or thread of its own (runtime_error).
 #include <cuda_runtime.h>
 #include <dirent.h>
 #include <fcntl.h>

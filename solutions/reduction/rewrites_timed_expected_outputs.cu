@@ -10,7 +10,8 @@
 // writes it during the judged calls, to the cached answer nearest to it. The old judge accepted
 // it with a time faster than the hardware, without reading the inputs. With the expected outputs
 // out of the runner's reach and variants checked by the judge, the variants fail (wrong_answer);
-// with a 3 % floor the padded time is impossible_time.
+// with a 3 % floor the padded time is impossible_time. Now its thread is not even started: a judged
+// solve runs alone (judge/process/solve_alone.hpp), and the runner ends at the clone (runtime_error).
 #include <cuda_runtime.h>
 #include <dirent.h>
 #include <fcntl.h>
