@@ -22,7 +22,8 @@ void make_solve_run_alone() {
         ~release() { seccomp_release(filter); }
     } on_exit{filter};
     // Every thread the runner has (the CUDA driver's too: a host function runs on one of them).
-    seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
+    if (const int error = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1); error != 0)
+        throw std::runtime_error(fmt::format("libseccomp cannot reach every thread: {}", std::strerror(-error)));
     // perf_event_open: a counter's overflow signal is a timer too. seccomp: a filter of the submission's
     // that traps a call the harness makes (a write to the judge) runs its handler inside the harness.
     for (const char* name : {"clone", "clone3", "fork", "vfork", "setitimer", "alarm", "timer_create",
