@@ -3,11 +3,11 @@
 #include "base/file_text.hpp"
 #include "base/user_errors.hpp"
 #include "process/child_process.hpp"
+#include "process/seccomp_filter.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sched.h>
-#include <seccomp.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
@@ -58,15 +58,6 @@ bool kept_variable(const std::string& name, const std::vector<std::string>& keep
 bool set_by(const sandbox_policy& policy, const std::string& name) {
     return std::any_of(policy.environment.begin(), policy.environment.end(),
                        [&](const auto& variable) { return variable.first == name; });
-}
-
-// One seccomp rule, or why libseccomp refused it.
-void add_rule(scmp_filter_ctx filter, std::uint32_t action, int syscall, const char* name,
-              std::vector<scmp_arg_cmp> conditions = {}) {
-    const int error = seccomp_rule_add_array(filter, action, syscall, static_cast<unsigned>(conditions.size()),
-                                             conditions.empty() ? nullptr : conditions.data());
-    if (error != 0)
-        throw std::runtime_error(fmt::format("libseccomp refused the rule for {}: {}", name, std::strerror(-error)));
 }
 
 // A folder's path without "." or ".." and without a trailing slash, for comparing and counting.
@@ -144,72 +135,63 @@ std::optional<std::filesystem::path> find_bwrap() {
 }
 
 int seccomp_filter_fd() {
-    scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
-    if (!filter) throw std::runtime_error("libseccomp: cannot create a filter");
-    struct release {
-        scmp_filter_ctx filter;
-        ~release() { seccomp_release(filter); }
-    } on_exit{filter};
+    seccomp_filter filter;
     const std::uint32_t deny = SCMP_ACT_ERRNO(EPERM);
     // Another process's memory, the kernel's mounts and namespaces, the kernel itself. perf_event_open
     // stays allowed: Nsight Compute (ncu) runs in the sandbox, in front of the runner.
-    for (const char* name : {"ptrace",
-                             "process_vm_readv",
-                             "process_vm_writev",
-                             "mount",
-                             "umount",
-                             "umount2",
-                             "pivot_root",
-                             "chroot",
-                             "setns",
-                             "unshare",
-                             "bpf",
-                             "keyctl",
-                             "add_key",
-                             "request_key",
-                             "kexec_load",
-                             "kexec_file_load",
-                             "init_module",
-                             "finit_module",
-                             "delete_module",
-                             "userfaultfd",
-                             "reboot",
-                             "swapon",
-                             "swapoff",
-                             "open_by_handle_at",
-                             "name_to_handle_at",
-                             "fsopen",
-                             "fsmount",
-                             "fsconfig",
-                             "move_mount",
-                             "open_tree",
-                             "mount_setattr",
-                             "acct",
-                             "settimeofday",
-                             "clock_settime",
-                             "adjtimex",
-                             "clock_adjtime",
-                             "iopl",
-                             "ioperm",
-                             "lookup_dcookie",
-                             "quotactl",
-                             "nfsservctl",
-                             "vhangup"}) {
-        const int syscall = seccomp_syscall_resolve_name(name);
-        if (syscall == __NR_SCMP_ERROR) continue;  // not a system call of this architecture
-        add_rule(filter, deny, syscall, name);
-    }
+    filter.add_rules(deny, {"ptrace",
+                            "process_vm_readv",
+                            "process_vm_writev",
+                            "mount",
+                            "umount",
+                            "umount2",
+                            "pivot_root",
+                            "chroot",
+                            "setns",
+                            "unshare",
+                            "bpf",
+                            "keyctl",
+                            "add_key",
+                            "request_key",
+                            "kexec_load",
+                            "kexec_file_load",
+                            "init_module",
+                            "finit_module",
+                            "delete_module",
+                            "userfaultfd",
+                            "reboot",
+                            "swapon",
+                            "swapoff",
+                            "open_by_handle_at",
+                            "name_to_handle_at",
+                            "fsopen",
+                            "fsmount",
+                            "fsconfig",
+                            "move_mount",
+                            "open_tree",
+                            "mount_setattr",
+                            "acct",
+                            "settimeofday",
+                            "clock_settime",
+                            "adjtimex",
+                            "clock_adjtime",
+                            "iopl",
+                            "ioperm",
+                            "lookup_dcookie",
+                            "quotactl",
+                            "nfsservctl",
+                            "vhangup"});
     // New namespaces through clone: its flags are an argument that a filter can read. clone3 passes
     // them in memory, which it cannot: ENOSYS makes glibc fall back to clone.
     for (const unsigned long flag :
          {CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP})
-        add_rule(filter, deny, SCMP_SYS(clone), "clone", {SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag)});
-    add_rule(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), "clone3");
+        filter.add_rule(deny, SCMP_SYS(clone), "clone", {SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag)});
+    filter.add_rule(SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), "clone3");
     // Raw packets (the namespace has no network, but a packet socket needs none to exist).
-    add_rule(filter, deny, SCMP_SYS(socket), "socket", {SCMP_A0(SCMP_CMP_EQ, AF_PACKET)});
+    filter.add_rule(deny, SCMP_SYS(socket), "socket", {SCMP_A0(SCMP_CMP_EQ, AF_PACKET)});
     const int fd = memfd_create("gpujudge-seccomp", MFD_CLOEXEC);
     if (fd < 0) throw std::runtime_error(fmt::format("memfd_create: {}", std::strerror(errno)));
-    if (const int error = seccomp_export_bpf(filter, fd); error != 0) {
+    if (const int error = seccomp_export_bpf(filter.get(), fd); error != 0) {
         close(fd);
         throw std::runtime_error(fmt::format("libseccomp cannot export its filter: {}", std::strerror(-error)));
     }
