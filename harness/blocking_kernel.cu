@@ -144,15 +144,16 @@ blocking_kernel::blocking_kernel()
     std::memset(flags_.host(), 0, sizeof(hold_flags));
 }
 
-void blocking_kernel::block(const poison_watch* watch) {
-    hold(blocks_, watch);
-}
-
-void blocking_kernel::check(const poison_watch& watch) {
+void blocking_kernel::post(const poison_watch& watch) {
     volatile hold_flags* flags = static_cast<volatile hold_flags*>(flags_.host());
     flags->found = 0;
     std::memcpy(const_cast<poison_watch*>(&flags->watch), &watch, sizeof(poison_watch));
     std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+void blocking_kernel::check(const poison_watch& watch) {
+    volatile hold_flags* flags = static_cast<volatile hold_flags*>(flags_.host());
+    post(watch);
     check_outputs<<<1, kWatchLanes>>>(static_cast<volatile hold_flags*>(flags_.device()), ++generation_);
     // Waits as long as the device is busy: between calls, only with what the submission left there.
     const bool ran = cudaGetLastError() == cudaSuccess && cudaStreamSynchronize(0) == cudaSuccess;
@@ -160,15 +161,14 @@ void blocking_kernel::check(const poison_watch& watch) {
     checked_ = ran && flags->check_answered == generation_;
 }
 
-void blocking_kernel::hold(int blocks, const poison_watch* watch) {
+void blocking_kernel::block(const poison_watch* watch) {
     volatile hold_flags* flags = static_cast<volatile hold_flags*>(flags_.host());
-    flags->released = flags->timed_out = flags->found = 0;
+    flags->released = flags->timed_out = 0;
     const bool watching = watch && watch->num_outputs > 0;
-    if (watching) std::memcpy(const_cast<poison_watch*>(&flags->watch), watch, sizeof(poison_watch));
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    post(watching ? *watch : poison_watch{});
     const auto start = std::chrono::steady_clock::now();
-    spin_until_released<<<blocks, kThreadsPerBlock>>>(static_cast<volatile hold_flags*>(flags_.device()),
-                                                      static_cast<unsigned*>(counters_.get()), ++generation_);
+    spin_until_released<<<blocks_, kThreadsPerBlock>>>(static_cast<volatile hold_flags*>(flags_.device()),
+                                                       static_cast<unsigned*>(counters_.get()), ++generation_);
     GJ_CUDA_CHECK(cudaGetLastError());
     const auto launched = std::chrono::steady_clock::now();
     launch_ms_ = std::chrono::duration<double, std::milli>(launched - start).count();

@@ -32,7 +32,8 @@ public:
     std::optional<early_write> written_early() const;
 
 private:
-    void hold(int blocks, const poison_watch* watch);
+    // Puts `watch` where the kernels read it, with no early write found yet.
+    void post(const poison_watch& watch);
 
     pinned_host_allocation flags_;  // hold_flags (blocking_kernel.cu)
     device_allocation counters_;    // [0]: the generation block 0 last saw released, [1]: blocks resident
