@@ -36,74 +36,17 @@
 #include <system_error>
 #include <thread>
 
+// The single-block kernel of single_block_shared.cu (step 2): stage, scan, best window.
+#define solve single_block_shared_solve
+#include "single_block_shared.cu"
+#undef solve
+
 namespace {
 
-constexpr int kThreads = 1024;
-constexpr int kWarps = kThreads / 32;
-constexpr int kMaxN = 50000;
 constexpr std::uint32_t kGuard = 0xCDCDCDCDu;   // harness/poison.hpp kGuardByte, both sides of a buffer
 constexpr std::uint32_t kPoison = 0xA5A5A5A5u;  // an int output before solve
 constexpr int kSlots = 8;                        // buffer sets remembered; the timed run uses 3
 constexpr long long kQuietNs = 30'000;           // no polling while the call and its synchronise run
-
-// The single-block kernel of single_block_shared.cu (step 2): stage, scan, best window.
-__device__ int block_exclusive_scan(int value, int* warp_totals) {
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    int inclusive = value;
-    for (int offset = 1; offset < 32; offset *= 2) {
-        const int up = __shfl_up_sync(0xffffffffu, inclusive, offset);
-        if (lane >= offset) inclusive += up;
-    }
-    if (lane == 31) warp_totals[warp] = inclusive;
-    __syncthreads();
-    if (warp == 0) {
-        int total = warp_totals[lane];
-        for (int offset = 1; offset < 32; offset *= 2) {
-            const int up = __shfl_up_sync(0xffffffffu, total, offset);
-            if (lane >= offset) total += up;
-        }
-        warp_totals[lane] = total - warp_totals[lane];
-    }
-    __syncthreads();
-    return warp_totals[warp] + inclusive - value;
-}
-
-__global__ void __launch_bounds__(kThreads) max_window_kernel(const int* input, int* output, int N, int window_size) {
-    extern __shared__ int prefix[];
-    __shared__ int scratch[kWarps];
-    const int t = threadIdx.x;
-    const int num_vectors = N / 4;
-    for (int v = t; v < num_vectors; v += kThreads) {
-        const int4 q = __ldg(reinterpret_cast<const int4*>(input) + v);
-        prefix[4 * v + 1] = q.x;
-        prefix[4 * v + 2] = q.y;
-        prefix[4 * v + 3] = q.z;
-        prefix[4 * v + 4] = q.w;
-    }
-    if (t < N - 4 * num_vectors) prefix[4 * num_vectors + t + 1] = input[4 * num_vectors + t];
-    if (t == 0) prefix[0] = 0;
-    __syncthreads();
-    const int chunk = (N + kThreads - 1) / kThreads;
-    const int begin = min(N, t * chunk) + 1, end = min(N, (t + 1) * chunk) + 1;
-    int chunk_sum = 0;
-    for (int i = begin; i < end; ++i) chunk_sum += prefix[i];
-    int running = block_exclusive_scan(chunk_sum, scratch);
-    for (int i = begin; i < end; ++i) {
-        running += prefix[i];
-        prefix[i] = running;
-    }
-    __syncthreads();
-    int best = INT_MIN;
-    for (int i = t; i <= N - window_size; i += kThreads) best = max(best, prefix[i + window_size] - prefix[i]);
-    for (int offset = 16; offset > 0; offset /= 2) best = max(best, __shfl_down_sync(0xffffffffu, best, offset));
-    if (t % 32 == 0) scratch[t / 32] = best;
-    __syncthreads();
-    if (t < 32) {
-        best = scratch[t];
-        for (int offset = 16; offset > 0; offset /= 2) best = max(best, __shfl_down_sync(0xffffffffu, best, offset));
-        if (t == 0) output[0] = best;
-    }
-}
 
 void launch(const int* input, int* output, int n, int window, cudaStream_t stream) {
     max_window_kernel<<<1, kThreads, (n + 1) * static_cast<int>(sizeof(int)), stream>>>(input, output, n, window);
