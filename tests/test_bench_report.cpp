@@ -66,7 +66,7 @@ TEST_CASE("GB/s and GFLOP/s come from the problem's metrics at the test's sizes"
     report.result = verdict::accepted;
     report.timing = timing_summary{};
     report.timing->stats.median = 0.1;  // ms
-    const bench_figures f = figures_of(spec, report, 0);
+    const bench_figures f = figures_of(spec, report, 0, 0);
     CHECK(f.median_us == Approx(100));
     CHECK(f.gbps == Approx(2000.00004));
     CHECK(f.gflops == Approx(500));
@@ -76,7 +76,7 @@ TEST_CASE("GB/s and GFLOP/s come from the problem's metrics at the test's sizes"
         problem_spec no_flops = spec;
         no_flops.flops_expression = "0";
         bench_report table = one_entry(false, true);
-        table.entries.back().figures = {figures_of(no_flops, report, 0)};
+        table.entries.back().figures = {figures_of(no_flops, report, 0, 0)};
         CHECK(table.entries.back().figures.back().gflops == 0);
         CHECK(bench_markdown(table).find("| x.cu | N = 50M | 100.0 | 2000 |  | 0.0 |") != std::string::npos);
     }

@@ -106,20 +106,20 @@ TEST_CASE("the floor is the problem's bytes at the measured ceiling, with a marg
                        0};
     // 400004 bytes at 1000 GB/s take 0.400 µs; the floor allows 3 % more speed: 0.3884 µs.
     report.timing->stats.median = 0.000389;  // ms
-    CHECK(figures_of(spec, report, 1000).result == verdict::accepted);
+    CHECK(figures_of(spec, report, 1000, 0).result == verdict::accepted);
     report.timing->stats.median = 0.000388;  // ms
-    const bench_figures refused = figures_of(spec, report, 1000);
+    const bench_figures refused = figures_of(spec, report, 1000, 0);
     CHECK(refused.result == verdict::impossible_time);
     CHECK(refused.message.rfind("0.4 µs is faster than the memory system allows", 0) == 0);
-    CHECK(figures_of(spec, report, 0).result == verdict::accepted);  // no ceiling known: no floor
+    CHECK(figures_of(spec, report, 0, 0).result == verdict::accepted);  // no ceiling known: no floor
 
     SECTION("a run timed by the host clock is held to it with the empty call's overhead left on") {
         report.timing->host_clock = true;
         report.timing->host_overhead_ms = 0.000002;
         report.timing->stats.median = 0.000387;  // 0.389 µs with its overhead
-        CHECK(figures_of(spec, report, 1000).result == verdict::accepted);
+        CHECK(figures_of(spec, report, 1000, 0).result == verdict::accepted);
         report.timing->stats.median = 0.000386;  // 0.388 µs with its overhead
-        const bench_figures host_refused = figures_of(spec, report, 1000);
+        const bench_figures host_refused = figures_of(spec, report, 1000, 0);
         CHECK(host_refused.result == verdict::impossible_time);
         CHECK(host_refused.message.rfind(
                   "0.4 µs (the host clock, 0.4 µs with its overhead) is faster than the memory system allows", 0) == 0);
@@ -127,8 +127,42 @@ TEST_CASE("the floor is the problem's bytes at the measured ceiling, with a marg
     SECTION("a run timed by its events gets no such allowance") {
         report.timing->host_overhead_ms = 0.000002;
         report.timing->stats.median = 0.000387;
-        CHECK(figures_of(spec, report, 1000).result == verdict::impossible_time);
+        CHECK(figures_of(spec, report, 1000, 0).result == verdict::impossible_time);
     }
+}
+
+TEST_CASE("the floor leaves out the written bytes the L2 can hold when the clocks stop", "[floor]") {
+    // 10000 x 1024 floats in, as many out: 81928192 bytes, 40960000 of them written.
+    const problem_spec spec = load_problem(GPUJUDGE_SOURCE_DIR "/problems/batch_normalization");
+    test_report report{static_cast<int>(spec.tests.size()) - 1,
+                       "N = 10000, C = 1024",
+                       test_kind::benchmark,
+                       verdict::accepted,
+                       "",
+                       0,
+                       timing_summary{},
+                       std::nullopt,
+                       0};
+    const double l2_bytes = 50 << 20;
+    // A copy of as many bytes took 25.0 µs on an H100 (3070 GB/s), under the 25.9 µs of all 82 MB.
+    report.timing->stats.median = 0.025;  // ms
+    CHECK(figures_of(spec, report, 3070, 0).result == verdict::impossible_time);
+    CHECK(figures_of(spec, report, 3070, l2_bytes).result == verdict::accepted);
+    // Every input byte is still read from DRAM: 40968192 bytes at 3000 GB/s less 3 % take 13.26 µs.
+    report.timing->stats.median = 0.01327;
+    CHECK(figures_of(spec, report, 3000, l2_bytes).result == verdict::accepted);
+    report.timing->stats.median = 0.01325;
+    const bench_figures refused = figures_of(spec, report, 3000, l2_bytes);
+    CHECK(refused.result == verdict::impossible_time);
+    CHECK(refused.message ==
+          "13.2 µs is faster than the memory system allows: the 81928192 bytes this call must move, less 40960000 "
+          "written bytes that can still be in the L2 when it ends, take at least 13.3 µs at the device's measured "
+          "ceiling of 3000 GB/s (less a 3 % margin), so its answers did not come from reading its inputs");
+    // An L2 smaller than the writes holds only its own size: (81928192 - 20000000) bytes take 20.04 µs.
+    report.timing->stats.median = 0.0200;
+    CHECK(figures_of(spec, report, 3000, 20e6).result == verdict::impossible_time);
+    report.timing->stats.median = 0.0201;
+    CHECK(figures_of(spec, report, 3000, 20e6).result == verdict::accepted);
 }
 
 TEST_CASE("summary statistics of samples", "[timed]") {
