@@ -144,7 +144,7 @@ TEST_CASE("the floor leaves out the written bytes the L2 can hold when the clock
                        std::nullopt,
                        0};
     const double l2_bytes = 50 << 20;
-    // A copy of as many bytes took 25.0 µs on an H100 (3070 GB/s), under the 25.9 µs of all 82 MB.
+    // A copy of as many bytes took 25.0 µs in a probe on an H100 (3070 GB/s), under the 25.9 µs of all 82 MB.
     report.timing->stats.median = 0.025;  // ms
     CHECK(figures_of(spec, report, 3070, 0).result == verdict::impossible_time);
     CHECK(figures_of(spec, report, 3070, l2_bytes).result == verdict::accepted);

@@ -25,7 +25,7 @@ std::optional<std::filesystem::path> find_baseline(const judge_context& context,
 
 // Of a call's bytes, those written that the L2 can still hold when its clocks stop. The harness empties the
 // L2 before every timed call, so each input byte comes from DRAM inside the clocks; but a write ends in
-// the L2, which writes it back later. On the H100 an honest kernel that writes twice its 30 MB input
+// the L2, which writes it back later. On the H100 an honest kernel that reads 30 MB and writes as many
 // reached 103.0 % of the 1 GiB read ceiling in `bench` (tests/fixtures/l2_writes_home), and writing
 // 41 MB alone took 13.2 µs against 16.9 µs to read them (timed like solve).
 double writes_the_l2_holds(const problem_spec& spec, const scalar_values& scalars, double l2_bytes) {

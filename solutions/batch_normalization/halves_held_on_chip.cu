@@ -14,14 +14,18 @@
 // %globaltimer on the H100); in batches, 2-3 µs.
 // On the H100 at N = 10000, C = 1024: 31.1 µs in `gpujudge submit`, 31.6 µs in `bench` (84-86 % of the
 // ceiling), step 3 42.5 µs; a copy of the same 41 MB, timed like solve (tests/gpu/size_ceiling.cu),
-// 27.0 µs. In a probe timed the same way this kernel took 30.6-31.4 µs; slower there: every load issued
+// 26.1 µs. In a probe timed the same way this kernel took 30.5-31.4 µs; slower there: every load issued
 // at once and every write after every read (33.5 µs); four teams (32.9-37.2 µs: each quarter is read by
 // fewer threads per SM); team 1's loads through the TMA unit, row by row (42.7 µs) or as 2D boxes of a
 // tensor map (30.6 µs, no gain); a persistent ring of column groups in shared memory (64-130 µs: a round
 // trip per group, each behind the SM's queued loads).
-// Why not 95 % of the ceiling: no output of a column can be written before all of it is read, and each
-// group's count-in costs round trips behind a full memory queue. This kernel's reads end at ~16 µs; its
-// 41 MB of writes take most of the rest.
+// No faster and not slower (within 0.3 µs): L2 cache hints, evict-first on the bulk loads, evict-last or
+// streaming on the stores. Slower: rows spread over the blocks so that all SMs read and write one band of
+// rows at a time, as a copy does (31.6 µs).
+// Why not 95 % of the ceiling (28.1 µs): no output of a column can be written before all of it is read,
+// and each group's count-in costs round trips behind a full memory queue. This kernel's reads end at
+// ~16 µs; its 41 MB of writes take most of the rest. Even with no wait at all (a probe whose answers are
+// wrong) this order of reads and writes took 29.5 µs.
 // Every block of a group must be resident at once: 16 blocks at N = 10000, one per SM.
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
