@@ -81,6 +81,13 @@ std::size_t problem_spec::element_count(const parameter& pointer, const scalar_v
     return static_cast<std::size_t>(count);
 }
 
+std::size_t problem_spec::output_bytes(const scalar_values& scalars) const {
+    std::size_t bytes = 0;
+    for (const parameter& p : params)
+        if (p.is_output()) bytes += element_count(p, scalars) * element_size(p.type);
+    return bytes;
+}
+
 const sum_spec* diagnosis_spec::sum_for(const std::string& output) const {
     for (const auto& sum : sums)
         if (sum.output == output) return &sum;

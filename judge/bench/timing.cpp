@@ -29,10 +29,7 @@ std::optional<std::filesystem::path> find_baseline(const judge_context& context,
 // reached 103.0 % of the 1 GiB read ceiling in `bench` (tests/fixtures/l2_writes_home), and writing
 // 41 MB alone took 13.2 µs against 16.9 µs to read them (timed like solve).
 double writes_the_l2_holds(const problem_spec& spec, const scalar_values& scalars, double l2_bytes) {
-    double written = 0;
-    for (const parameter& p : spec.params)
-        if (p.is_output()) written += static_cast<double>(spec.element_count(p, scalars) * element_size(p.type));
-    return std::min(written, std::max(0.0, l2_bytes));
+    return std::min(static_cast<double>(spec.output_bytes(scalars)), std::max(0.0, l2_bytes));
 }
 
 // A run timed by the host clock is held to the floor by that clock with nothing taken off: no work of a
