@@ -71,6 +71,18 @@ TEST_CASE("a valid problem parses with its signature and tests", "[spec]") {
     CHECK(spec.time_limit_ms == 2000);
 }
 
+TEST_CASE("the bytes solve only writes: out buffers, not inout ones", "[spec]") {
+    const problem_spec sum = parse_problem(kValid, "problem.yaml");
+    CHECK(sum.write_only_bytes({{"N", 5}}) == 4);
+    std::string in_place = replaced("{name: input,  type: const float*, role: in,  shape: [N]}",
+                                    "{name: input,  type: float*, role: inout,  shape: [N]}");
+    in_place = replaced(in_place, "  output: {atol: \"N * 6e-8\", rtol: 1e-5}",
+                        "  output: {atol: \"N * 6e-8\", rtol: 1e-5}\n  input: {atol: 0, rtol: 0}");
+    in_place = replaced(in_place, "expected: {output: [3]}", "expected: {output: [3], input: [1, 2]}");
+    const problem_spec spec = parse_problem(in_place, "problem.yaml");
+    CHECK(spec.write_only_bytes({{"N", 5}}) == 4);  // the inout input is read from DRAM as well
+}
+
 TEST_CASE("malformed problem.yaml files are refused with their line", "[spec]") {
     CHECK(error_of("title: [unclosed\n") == "problem.yaml:2: end of sequence flow not found");
     CHECK(error_of(replaced("difficulty: easy", "dificulty: easy")) ==
