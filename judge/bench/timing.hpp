@@ -2,7 +2,7 @@
 // Timing solutions on a problem's benchmark tests, with the derived figures: GB/s, GFLOP/s, % of the
 // device's measured ceiling, speedups against the problem's two reference points (its library
 // baseline and its PyTorch one-liner), and the physical floor: a time below what moving the
-// problem's bytes at the ceiling takes (less the writes the L2 can hold) is refused, never reported.
+// problem's bytes at the ceiling takes (less half of the writes the L2 can hold) is refused, never reported.
 #include "compile/compiler.hpp"
 #include "history/database.hpp"
 #include "references/outputs.hpp"
@@ -72,7 +72,7 @@ timed_plan plan_timed_runs(const problem_spec& spec, reference_outputs& referenc
                            std::mt19937_64& secret, const std::vector<int>& tests = {});
 
 // The figures of one timed test (the floor applied: an impossible median becomes impossible_time). The
-// floor leaves out the written bytes that the device's L2 (`l2_bytes`; 0 on host backends) can hold.
+// floor leaves out half of the written bytes that the device's L2 (`l2_bytes`; 0 on host backends) can hold.
 bench_figures figures_of(const problem_spec& spec, const test_report& report, double peak_gbps, double l2_bytes);
 
 // Times a loaded session's library on the plan.
