@@ -67,9 +67,9 @@ struct answer {
     int value;
 };
 
-// single_block_shared.cu's kernel, loading with plain loads; with `scratch`, it first checks that
-// the output still holds the poison (the buffer set the harness has just loaded) and writes its
-// answer to the scratch word.
+// single_block_shared.cu's kernel (its best_window_sum) after plain loads; with `scratch`, it first
+// checks that the output still holds the poison (the buffer set the harness has just loaded) and
+// writes its answer to the scratch word.
 __global__ void __launch_bounds__(kThreads)
     max_window_to_scratch(const int* input, int* output, int N, int window_size, answer* scratch, unsigned tag) {
     if (scratch && *reinterpret_cast<volatile const int*>(output) != kPoison) return;  // not the set just loaded
@@ -79,32 +79,14 @@ __global__ void __launch_bounds__(kThreads)
     for (int i = t; i < N; i += kThreads) prefix[i + 1] = input[i];
     if (t == 0) prefix[0] = 0;
     __syncthreads();
-    const int chunk = (N + kThreads - 1) / kThreads;
-    const int begin = min(N, t * chunk) + 1, end = min(N, (t + 1) * chunk) + 1;
-    int chunk_sum = 0;
-    for (int i = begin; i < end; ++i) chunk_sum += prefix[i];
-    int running = block_exclusive_scan(chunk_sum, partial);
-    for (int i = begin; i < end; ++i) {
-        running += prefix[i];
-        prefix[i] = running;
-    }
-    __syncthreads();
-    int best = INT_MIN;
-    for (int i = t; i <= N - window_size; i += kThreads) best = max(best, prefix[i + window_size] - prefix[i]);
-    for (int offset = 16; offset > 0; offset /= 2) best = max(best, __shfl_down_sync(0xffffffffu, best, offset));
-    if (t % 32 == 0) partial[t / 32] = best;
-    __syncthreads();
-    if (t < 32) {
-        best = partial[t];
-        for (int offset = 16; offset > 0; offset /= 2) best = max(best, __shfl_down_sync(0xffffffffu, best, offset));
-        if (t == 0) {
-            if (!scratch) {
-                output[0] = best;
-            } else {
-                scratch->value = best;
-                __threadfence();
-                scratch->tag = tag;
-            }
+    const int best = best_window_sum(prefix, N, window_size, partial);
+    if (t == 0) {
+        if (!scratch) {
+            output[0] = best;
+        } else {
+            scratch->value = best;
+            __threadfence();
+            scratch->tag = tag;
         }
     }
 }

@@ -37,25 +37,10 @@ __device__ int block_exclusive_scan(int value, int* warp_totals) {
     return warp_totals[warp] + inclusive - value;
 }
 
-__global__ void __launch_bounds__(kThreads)
-    max_window_kernel(const int* input, int* output, int N, int window_size) {
-    extern __shared__ int prefix[];  // N + 1 ints: prefix[i] = input[0] + ... + input[i - 1]
-    __shared__ int scratch[kWarps];
+// Steps 2 and 3 below: scans prefix[1..N] in place (prefix[0] is 0) and returns the best sum of
+// window_size neighbours, in thread 0.
+__device__ int best_window_sum(int* prefix, int N, int window_size, int* scratch) {
     const int t = threadIdx.x;
-
-    // 1. Stage the input at prefix[1..N] with 16-byte loads.
-    const int num_vectors = N / 4;
-    for (int v = t; v < num_vectors; v += kThreads) {
-        const int4 q = __ldg(reinterpret_cast<const int4*>(input) + v);
-        prefix[4 * v + 1] = q.x;
-        prefix[4 * v + 2] = q.y;
-        prefix[4 * v + 3] = q.z;
-        prefix[4 * v + 4] = q.w;
-    }
-    if (t < N - 4 * num_vectors) prefix[4 * num_vectors + t + 1] = input[4 * num_vectors + t];
-    if (t == 0) prefix[0] = 0;
-    __syncthreads();
-
     // 2. Each thread scans its own chunk in place, offset by the sum of the chunks before it.
     const int chunk = (N + kThreads - 1) / kThreads;
     const int begin = min(N, t * chunk) + 1, end = min(N, (t + 1) * chunk) + 1;
@@ -80,8 +65,31 @@ __global__ void __launch_bounds__(kThreads)
         best = scratch[t];
         for (int offset = 16; offset > 0; offset /= 2)
             best = max(best, __shfl_down_sync(0xffffffffu, best, offset));
-        if (t == 0) output[0] = best;
     }
+    return best;
+}
+
+__global__ void __launch_bounds__(kThreads)
+    max_window_kernel(const int* input, int* output, int N, int window_size) {
+    extern __shared__ int prefix[];  // N + 1 ints: prefix[i] = input[0] + ... + input[i - 1]
+    __shared__ int scratch[kWarps];
+    const int t = threadIdx.x;
+
+    // 1. Stage the input at prefix[1..N] with 16-byte loads.
+    const int num_vectors = N / 4;
+    for (int v = t; v < num_vectors; v += kThreads) {
+        const int4 q = __ldg(reinterpret_cast<const int4*>(input) + v);
+        prefix[4 * v + 1] = q.x;
+        prefix[4 * v + 2] = q.y;
+        prefix[4 * v + 3] = q.z;
+        prefix[4 * v + 4] = q.w;
+    }
+    if (t < N - 4 * num_vectors) prefix[4 * num_vectors + t + 1] = input[4 * num_vectors + t];
+    if (t == 0) prefix[0] = 0;
+    __syncthreads();
+
+    const int best = best_window_sum(prefix, N, window_size, scratch);
+    if (t == 0) output[0] = best;
 }
 
 }  // namespace
