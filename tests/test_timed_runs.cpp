@@ -45,6 +45,14 @@ judgement time_fake(const std::string& name, std::optional<double> assumed_peak_
     return time_fake_on(spec, name, assumed_peak_gbps, results);
 }
 
+// An accepted report of the spec's last test (its largest benchmark), with timing figures to fill in.
+test_report last_benchmark_accepted(const problem_spec& spec) {
+    const int index = static_cast<int>(spec.tests.size()) - 1;
+    return {
+        index, spec.tests[index].name, test_kind::benchmark, verdict::accepted, "", 0, timing_summary{}, std::nullopt,
+        0};
+}
+
 }  // namespace
 
 TEST_CASE("an honest solution gets timed samples and statistics", "[timed]") {
@@ -95,15 +103,7 @@ TEST_CASE("a time below the physical floor is refused and never recorded", "[tim
 
 TEST_CASE("the floor is the problem's bytes at the measured ceiling, with a margin", "[floor]") {
     const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/problems/tiny_sum");
-    test_report report{static_cast<int>(spec.tests.size()) - 1,
-                       "N = 100000",
-                       test_kind::benchmark,
-                       verdict::accepted,
-                       "",
-                       0,
-                       timing_summary{},
-                       std::nullopt,
-                       0};
+    test_report report = last_benchmark_accepted(spec);
     // 400004 bytes at 1000 GB/s take 0.400 µs; the floor allows 3 % more speed: 0.3884 µs.
     report.timing->stats.median = 0.000389;  // ms
     CHECK(figures_of(spec, report, 1000, 0).result == verdict::accepted);
@@ -134,15 +134,7 @@ TEST_CASE("the floor is the problem's bytes at the measured ceiling, with a marg
 TEST_CASE("the floor leaves out half of the written bytes the L2 can hold when the clocks stop", "[floor]") {
     // 10000 x 1024 floats in, as many out: 81928192 bytes, 40960000 of them written.
     const problem_spec spec = load_problem(GPUJUDGE_SOURCE_DIR "/problems/batch_normalization");
-    test_report report{static_cast<int>(spec.tests.size()) - 1,
-                       "N = 10000, C = 1024",
-                       test_kind::benchmark,
-                       verdict::accepted,
-                       "",
-                       0,
-                       timing_summary{},
-                       std::nullopt,
-                       0};
+    test_report report = last_benchmark_accepted(spec);
     const double l2_bytes = 50 << 20;
     // A copy of as many bytes took 25.0 µs in a probe on an H100 (3070 GB/s), under the 25.9 µs of all 82 MB.
     report.timing->stats.median = 0.025;  // ms
