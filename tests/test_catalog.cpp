@@ -66,6 +66,17 @@ TEST_CASE("a cheat declares only that it is rejected, whatever verdict the machi
     CHECK(changed.expected == verdict::accepted);
 }
 
+TEST_CASE("a time cheat declares that it is timed unblocked, and only with an accepted verdict", "[catalog]") {
+    const solution_file cheat = header_of("// expect: accepted\n// timed: unblocked\n");
+    CHECK(cheat.timed_unblocked);
+    CHECK(cheat.header_error.empty());
+    CHECK_FALSE(header_of("// expect: accepted\n").timed_unblocked);
+    CHECK(header_of("// expect: accepted\n// timed: held\n").header_error ==
+          "unknown timing 'held' after 'timed:' (known: unblocked)");
+    CHECK(header_of("// expect: rejected\n// timed: unblocked\n").header_error ==
+          "'timed:' goes with 'expect: accepted' only: it says how an accepted cheat's time is taken");
+}
+
 TEST_CASE("a header that declares no verdict, or an unknown one, is an error that says so", "[catalog]") {
     CHECK(header_of("// expect: great\n").header_error == "unknown verdict 'great' after 'expect:'");
     CHECK(header_of("// A solution without a declaration.\n").header_error ==

@@ -129,6 +129,35 @@ TEST_CASE("validate --run holds a cheat to any verdict but accepted", "[runner][
           "declared rejected, judged no_device (no CUDA device)");
 }
 
+TEST_CASE("validate --run holds a time cheat to benchmarks timed unblocked or by the host clock", "[runner][cause]") {
+    solution_file cheat;
+    cheat.path = "hides_work.cu";
+    cheat.expected = verdict::accepted;
+    cheat.timed_unblocked = true;
+    judgement result = judge_fake("correct");
+    CHECK(declaration_mismatch(cheat, result).value_or("") == "declared timed unblocked, but no benchmark was timed");
+    bench_entry mine;  // the submission's entry is the report's last (reference points first)
+    mine.source = cheat.path;
+    bench_figures run;
+    run.test = "N = 50000";
+    run.result = verdict::accepted;
+    run.median_us = 6.8;
+    run.blocking = false;  // from before the call, launch latency in
+    mine.figures.push_back(run);
+    result.bench.emplace();
+    result.bench->entries.push_back(mine);
+    CHECK_FALSE(declaration_mismatch(cheat, result));
+    bench_figures& figures = result.bench->entries.back().figures.back();
+    figures.blocking = true;
+    figures.host_clock = true;  // held back, but what hid from the events was seen
+    CHECK_FALSE(declaration_mismatch(cheat, result));
+    figures.host_clock = false;
+    CHECK(declaration_mismatch(cheat, result).value_or("") ==
+          "declared timed unblocked, but 'N = 50000' was timed held back, by the events alone (6.8 us)");
+    cheat.timed_unblocked = false;  // an honest file may be timed any way
+    CHECK_FALSE(declaration_mismatch(cheat, result));
+}
+
 TEST_CASE("a crash is a runtime error, on the test that crashed", "[runner]") {
     const auto crash = judge_fake("crashes");
     CHECK(crash.overall == verdict::runtime_error);

@@ -112,6 +112,10 @@ solution_file read_solution_header(const fs::path& path) {
                 fail(number, fmt::format("unknown verdict '{}' after 'expect:'", *value));
         } else if (auto role = value_after(text, "role:")) {
             file.baseline = *role == "baseline";
+        } else if (auto timed = value_after(text, "timed:")) {
+            file.timed_unblocked = *timed == "unblocked";
+            if (!file.timed_unblocked)
+                fail(number, fmt::format("unknown timing '{}' after 'timed:' (known: unblocked)", *timed));
         } else if (auto tool = value_after(text, "sanitize:")) {
             file.sanitize.push_back({*tool, 0});
         } else if (auto kind = value_after(text, "cause:")) {
@@ -140,6 +144,8 @@ solution_file read_solution_header(const fs::path& path) {
         file.header_error = fmt::format("no '{} expect: <verdict>' line in its header", mark);
     if (file.cause && (file.rejected || (file.expected && *file.expected != verdict::wrong_answer)))
         fail(0, "'cause:' goes with 'expect: wrong_answer' only");
+    if (file.timed_unblocked && file.expected != verdict::accepted)
+        fail(0, "'timed:' goes with 'expect: accepted' only: it says how an accepted cheat's time is taken");
     if (file.step && file.baseline) fail(file.step_line, "'step:' is not for the baseline ('role: baseline')");
     if (file.step && file.expected != verdict::accepted)
         fail(file.step_line, "'step:' goes with 'expect: accepted' only: a step on the path is a correct solution");

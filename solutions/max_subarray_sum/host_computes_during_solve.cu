@@ -1,4 +1,5 @@
 // expect: accepted
+// timed: unblocked
 // Attack (head start, from the host), correct answers: the old timer held the legacy stream back
 // while solve ran and, in that mode, left solve's host time out of the time. solve copies the
 // input to pinned host memory on a cudaStreamNonBlocking stream (the copy engines are free while

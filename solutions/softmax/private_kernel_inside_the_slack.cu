@@ -1,4 +1,5 @@
 // expect: accepted
+// timed: unblocked
 // Attack (device work past the stop event, inside the host clock's slack), correct answers, for
 // softmax, with no thread and no host computing: solve launches the whole softmax on a
 // cudaStreamNonBlocking stream and, on the legacy stream, only a one-block pad of about 55 % of its
@@ -15,7 +16,7 @@
 // timed by it. On the H100 this file was timed unblocked in any case, 36.5 µs at N = 500000 and
 // 31.6 µs at N = 2^18 (cooperative_single_pass.cu: 10.3 and 8.2 µs held back): solve's two launches
 // took 21-24 µs on the host, over the event time plus one launch. Accepted, at an honest time;
-// validate --run checks only the verdict, the time is the test.
+// validate --run checks the verdict and, for `timed: unblocked`, that no run was timed by the events alone.
 #include <cuda_runtime.h>
 
 #include <algorithm>

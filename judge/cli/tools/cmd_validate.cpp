@@ -97,6 +97,15 @@ void check_build(problem_check& check, std::size_t i) {
                                : fmt::format("{}: does not compile:\n{}", solution.path.string(), build.diagnostics));
 }
 
+// What validate prints beside a judged solution: "as declared", or what it declared and did not show.
+std::string declared_label(const solution_file& solution, const judgement& result, bool mismatch) {
+    if (!mismatch) return "as declared";
+    if (solution.cause && result.overall == solution.expected)
+        return fmt::format("DECLARED {}", to_string(*solution.cause));
+    if (solution.timed_unblocked && result.overall == solution.expected) return "DECLARED timed: unblocked";
+    return fmt::format("DECLARED {}", declared_verdict(solution));
+}
+
 // Judges every solution that compiled as submit does (timed runs quick) and compares its verdict
 // with the declared one.
 void run_solutions(problem_check& check, judge_context& context, style look) {
@@ -112,10 +121,7 @@ void run_solutions(problem_check& check, judge_context& context, style look) {
         const double median_us = timed && !timed->figures.empty() ? timed->figures.back().median_us : 0;
         fmt::print("  {:<40} {:<22} {:<16} {:<20} {}\n", solution.path.filename().string(),
                    styled_verdict(result.overall, look), cause ? to_string(*cause) : "",
-                   !mismatch ? "as declared"
-                   : !solution.cause || result.overall != solution.expected
-                       ? fmt::format("DECLARED {}", declared_verdict(solution))
-                       : fmt::format("DECLARED {}", to_string(*solution.cause)),
+                   declared_label(solution, result, mismatch.has_value()),
                    median_us > 0 ? fmt::format("{:.1f} µs at {}", median_us, headline_test(spec).value_or("")) : "");
         std::fflush(stdout);
         if (mismatch) check.errors.push_back(fmt::format("{}: {}", solution.path.string(), *mismatch));
