@@ -1,5 +1,5 @@
 #pragma once
-// Move-only owners of CUDA events, device allocations and pinned host memory.
+// Move-only owners of CUDA events, streams, device allocations and pinned host memory.
 #include "cuda_check.hpp"
 
 #include <cstddef>
@@ -30,6 +30,23 @@ public:
 
 private:
     cudaEvent_t event_ = nullptr;
+};
+
+class cuda_stream {
+public:
+    explicit cuda_stream(unsigned flags) { GJ_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, flags)); }
+    ~cuda_stream() {
+        if (stream_) cudaStreamDestroy(stream_);
+    }
+    cuda_stream(cuda_stream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
+    cuda_stream& operator=(cuda_stream&&) = delete;
+    cuda_stream(const cuda_stream&) = delete;
+    cuda_stream& operator=(const cuda_stream&) = delete;
+
+    cudaStream_t get() const { return stream_; }
+
+private:
+    cudaStream_t stream_ = nullptr;
 };
 
 // An executable CUDA graph instantiated from a graph someone else captured (a Python solve's, through

@@ -4,6 +4,7 @@
 #include "device_kernels.hpp"
 #include "l2_flush.hpp"
 #include "memory_space.hpp"
+#include "thread_cpu.hpp"
 
 #include <cuda_profiler_api.h>
 
@@ -24,6 +25,7 @@ public:
     void before_call() override {
         watch_.seed = seeds_();
         if (!blocking_ && watch_.num_outputs > 0) blocker_.check(watch_);  // before the clocks start
+        threads_before_ = other_threads_cpu();
         host_start_ = std::chrono::steady_clock::now();
         if (blocking_) blocker_.block(&watch_);
         GJ_CUDA_CHECK(cudaEventRecord(start_.get(), 0));
@@ -39,6 +41,7 @@ public:
         host_ms_ = since_start_ms();
         // A call that failed (finish_call reported why) leaves no time: the verdict is its error.
         event_ms_ = stop_.elapsed_since(start_).value_or(0.0f);
+        other_threads_ms_ = cpu_used_between(threads_before_, other_threads_cpu());
     }
     double event_ms() const override { return event_ms_; }
     double host_ms() const override { return host_ms_; }
@@ -47,6 +50,7 @@ public:
     void set_blocking(bool on) override { blocking_ = on; }
     std::string hold_failure() const override { return blocking_ ? blocker_.failure() : std::string(); }
     double launch_ms() const override { return blocking_ ? blocker_.launch_ms() : 0; }
+    double other_threads_ms() const override { return other_threads_ms_; }
     void watch(const poison_watch& outputs) override { watch_ = outputs; }
     std::optional<early_write> written_before_call() const override { return blocker_.written_early(); }
 
@@ -61,7 +65,8 @@ private:
     poison_watch watch_;
     std::mt19937_64 seeds_{std::random_device{}()};
     std::chrono::steady_clock::time_point host_start_, solve_start_;
-    double event_ms_ = 0, host_ms_ = 0, queue_ms_ = 0, solve_ms_ = 0;
+    thread_cpu_times threads_before_;
+    double event_ms_ = 0, host_ms_ = 0, queue_ms_ = 0, solve_ms_ = 0, other_threads_ms_ = 0;
 };
 
 void CUDART_CB do_nothing(void*) {}  // a host function, to start the driver's thread for them

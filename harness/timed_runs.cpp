@@ -65,6 +65,7 @@ clock_reading read_clocks(const call_timer& timer, const empty_call& empty, bool
     // measured back to back (H100), time that was counted as solve's.
     reading.solve_ms = timer.solve_ms();
     reading.launch_ms = timer.launch_ms();
+    reading.other_threads_ms = timer.other_threads_ms();
     // Held back, the device starts the call's work when solve returns: the host clock from there on
     // sees all of it, and none of solve's host time.
     const double host_ms = blocking ? timer.host_ms() - timer.queue_ms() : timer.host_ms();

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -196,6 +197,40 @@ std::optional<early_write> watched_call(memory_space& device, bool held, std::si
     return timer->written_before_call();
 }
 
+// ---- host work beside solve (thread_cpu.hpp): a host function shows in the other threads' CPU time ----
+
+void CUDART_CB spin_30_us(void*) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::microseconds(30);
+    while (std::chrono::steady_clock::now() < end) {
+    }
+}
+
+// The median of the timer's other-threads reading over 21 held calls, with or without a host function
+// that spins 30 µs queued on a stream of the call's own.
+double other_threads_us(memory_space& device, bool host_function) {
+    cuda_stream stream(cudaStreamNonBlocking);
+    const auto timer = device.make_timer();
+    timer->set_blocking(true);
+    std::vector<double> readings;
+    for (int i = 0; i < 21; ++i) {
+        const call_status status = call_between_hooks(device, *timer, [&] {
+            if (host_function) GJ_CUDA_CHECK(cudaLaunchHostFunc(stream.get(), spin_30_us, nullptr));
+        });
+        if (!status.ok) throw std::runtime_error(status.error);
+        readings.push_back(1e3 * timer->other_threads_ms());
+    }
+    std::nth_element(readings.begin(), readings.begin() + 10, readings.end());
+    return readings[10];
+}
+
+void check_other_threads(checks& out, memory_space& device) {
+    const double empty = other_threads_us(device, false), hosted = other_threads_us(device, true);
+    out.report(empty < 2.0, "other threads' CPU, an empty held call: under the 2 us allowed",
+               fmt::format("{:.2f} us", empty));
+    out.report(hosted >= 25.0, "other threads' CPU, a 30 us host function on a stream of its own: seen",
+               fmt::format("{:.2f} us", hosted));
+}
+
 void check_poison_watch(checks& out, memory_space& device) {
     for (const bool held : {true, false}) {
         const std::string how = held ? "held back" : "not held back";
@@ -230,6 +265,7 @@ int main() {
         check_first_differences(out, *device, *host, (std::size_t{1} << 22) + 13);
         check_first_differences(out, *device, *host, std::size_t{400'000'013});
         check_poison_watch(out, *device);
+        check_other_threads(out, *device);
     } catch (const std::exception& e) {
         out.report(false, "exception", e.what());
     }
