@@ -31,8 +31,8 @@ public:
     virtual std::string hold_failure() const { return {}; }
     // The host time of the timer's own launch before the call (the hold's), 0 when it launched none.
     virtual double launch_ms() const { return 0; }
-    // The CPU time the process's other threads used during the call (thread_cpu.hpp), 0 where the
-    // timer does not read it.
+    // The CPU time the process's other threads used since the timer's last call ended (or this one
+    // started), to this one's end (thread_cpu.hpp): 0 where the timer does not read it.
     virtual double other_threads_ms() const { return 0; }
     // The outputs the next calls must find still poisoned when solve is called (poison_watch.hpp;
     // the timer draws each call's sample), and what the last call found written before it.

@@ -20,8 +20,9 @@ struct clock_reading {
     // The judge's own launch of the hold in the same call, on the host: one launch with the CPU's
     // caches as cold as solve finds them (shipped outputs and input copies between calls).
     double launch_ms = 0;
-    // The CPU time the runner's other threads used during the call: CUDA's thread for host functions
-    // runs the submission's code there, before the release as well as after it.
+    // The CPU time the runner's other threads used from the end of the call before to the end of this
+    // one: CUDA's thread for host functions runs the submission's code there, before the release as
+    // well as after it, and a Python solve's helper thread would between calls.
     double other_threads_ms = 0;
 };
 
@@ -49,11 +50,11 @@ std::vector<double> call_times(const std::vector<clock_reading>& readings, bool 
 // what a one-kernel solve spends on the host (4.5 µs back to back on the H100, 10-13 µs with the caches
 // cold), and kernels shorter than that were timed unblocked, launch latency in. Host work can then stand
 // in for at most twice the event time, and a copy to the host and back alone takes longer than the
-// kernels that would do that work. Nor may any other thread of the runner work during the calls: a host
-// function solve queues on a stream of its own runs on CUDA's thread after solve returns, through the
-// judge's event record and the hold's release, which no clock reads, and a kernel that waits for its
-// answer would time only the rest (a median of 2 us of other threads' CPU per call is allowed: the
-// driver's own). Otherwise the run is timed unblocked, from before the call.
+// kernels that would do that work. Nor may any other thread of the runner work during the calls or
+// between them: a host function solve queues on a stream of its own runs on CUDA's thread after solve
+// returns, through the judge's event record and the hold's release, which no clock reads, and a kernel
+// that waits for its answer would time only the rest (a median of 2 us of other threads' CPU per call
+// is allowed: the driver's own). Otherwise the run is timed unblocked, from before the call.
 bool may_hold_back(const std::vector<clock_reading>& readings);
 
 // Why may_hold_back is false for these readings, with the medians that decided it.
