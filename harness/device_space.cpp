@@ -25,7 +25,7 @@ public:
     void before_call() override {
         watch_.seed = seeds_();
         if (!blocking_ && watch_.num_outputs > 0) blocker_.check(watch_);  // before the clocks start
-        if (!threads_mark_) threads_mark_ = other_threads_cpu();
+        if (!threads_mark_) threads_mark_ = read_thread_cpu();
         host_start_ = std::chrono::steady_clock::now();
         if (blocking_) blocker_.block(&watch_);
         GJ_CUDA_CHECK(cudaEventRecord(start_.get(), 0));
@@ -42,8 +42,8 @@ public:
         // A call that failed (finish_call reported why) leaves no time: the verdict is its error.
         event_ms_ = stop_.elapsed_since(start_).value_or(0.0f);
         // From the end of the last call on: a helper of the submission's could work between calls too.
-        thread_cpu_times now = other_threads_cpu();
-        other_threads_ms_ = cpu_used_between(*threads_mark_, now);
+        thread_cpu_reading now = read_thread_cpu();
+        other_threads_ms_ = other_threads_used(*threads_mark_, now);
         threads_mark_ = std::move(now);
     }
     double event_ms() const override { return event_ms_; }
@@ -68,7 +68,7 @@ private:
     poison_watch watch_;
     std::mt19937_64 seeds_{std::random_device{}()};
     std::chrono::steady_clock::time_point host_start_, solve_start_;
-    std::optional<thread_cpu_times> threads_mark_;  // the other threads' CPU times when the last call ended
+    std::optional<thread_cpu_reading> threads_mark_;  // the other threads' CPU times when the last call ended
     double event_ms_ = 0, host_ms_ = 0, queue_ms_ = 0, solve_ms_ = 0, other_threads_ms_ = 0;
 };
 

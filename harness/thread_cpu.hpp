@@ -9,13 +9,18 @@
 namespace gpujudge {
 
 // The CPU time, in ms, each thread of this process but the calling one has used so far, by thread id
-// (ascending), each read on the thread's own clock: a process-wide clock leaves out what threads
-// running on other CPUs used since their last tick.
-using thread_cpu_times = std::vector<std::pair<pid_t, double>>;
-thread_cpu_times other_threads_cpu();
+// (ascending), each read on the thread's own clock: a process-wide clock leaves out what threads running
+// on other CPUs used since their last tick (1-4 ms of it). `listed` is false where /proc/self/task could
+// not be read (no descriptor left, say): then nothing is known.
+struct thread_cpu_reading {
+    std::vector<std::pair<pid_t, double>> others;
+    bool listed = false;
+};
+thread_cpu_reading read_thread_cpu();
 
-// The CPU time the other threads used from one reading to a later one: infinite when a thread of the
-// first is gone, since what it did before it ended can no longer be read.
-double cpu_used_between(const thread_cpu_times& before, const thread_cpu_times& after);
+// The CPU time the other threads used from one reading to a later one: infinite where it cannot be
+// known, when either reading could not list the threads or a thread of the first is gone (what it did
+// before it ended can no longer be read).
+double other_threads_used(const thread_cpu_reading& before, const thread_cpu_reading& after);
 
 }  // namespace gpujudge

@@ -205,8 +205,8 @@ void CUDART_CB spin_30_us(void*) {
     }
 }
 
-// The median of the timer's other-threads reading over 21 held calls, with or without a host function
-// that spins 30 µs queued on a stream of the call's own.
+// The median of the timer's other-threads reading over 21 held calls (what may_hold_back weighs), with
+// or without a host function that spins 30 µs queued on a stream of the call's own.
 double other_threads_us(memory_space& device, bool host_function) {
     cuda_stream stream(cudaStreamNonBlocking);
     const auto timer = device.make_timer();
@@ -225,9 +225,9 @@ double other_threads_us(memory_space& device, bool host_function) {
 
 void check_other_threads(checks& out, memory_space& device) {
     const double empty = other_threads_us(device, false), hosted = other_threads_us(device, true);
-    out.report(empty < 2.0, "other threads' CPU, an empty held call: under the 2 us allowed",
+    out.report(empty < 2.0, "other threads' CPU, empty held calls: under the 2 us a call allowed",
                fmt::format("{:.2f} us", empty));
-    out.report(hosted >= 25.0, "other threads' CPU, a 30 us host function on a stream of its own: seen",
+    out.report(hosted >= 25.0, "other threads' CPU, a 30 us host function a call on a stream of its own: seen",
                fmt::format("{:.2f} us", hosted));
 }
 

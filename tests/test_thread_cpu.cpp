@@ -4,10 +4,10 @@
 
 #include <catch2/catch.hpp>
 
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <ctime>
 #include <mutex>
 #include <thread>
 
@@ -15,9 +15,15 @@ using namespace gpujudge;
 
 namespace {
 
+// Spins until the calling thread has used `span` of CPU, however busy the machine is.
 void spin_for(std::chrono::milliseconds span) {
-    const auto end = std::chrono::steady_clock::now() + span;
-    while (std::chrono::steady_clock::now() < end) {
+    const auto used = [] {
+        timespec now{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+        return std::chrono::seconds(now.tv_sec) + std::chrono::nanoseconds(now.tv_nsec);
+    };
+    const auto end = used() + span;
+    while (used() < end) {
     }
 }
 
@@ -68,33 +74,32 @@ private:
 TEST_CASE("the other threads' CPU time counts what another thread computes, and only that", "[thread_cpu]") {
     helper other;
     other.spin(std::chrono::milliseconds(0));  // started and waiting
-    const thread_cpu_times idle_start = other_threads_cpu();
+    const thread_cpu_reading idle_start = read_thread_cpu();
+    CHECK(idle_start.listed);
+    CHECK_FALSE(idle_start.others.empty());   // the helper, beside whatever threads the test runner has
     spin_for(std::chrono::milliseconds(20));  // this thread's own work is not counted
-    const thread_cpu_times idle_end = other_threads_cpu();
-    CHECK(cpu_used_between(idle_start, idle_end) < 2.0);
+    const thread_cpu_reading idle_end = read_thread_cpu();
+    CHECK(other_threads_used(idle_start, idle_end) < 2.0);
 
     other.spin(std::chrono::milliseconds(20));
-    const double used = cpu_used_between(idle_end, other_threads_cpu());
-    CHECK(used >= 15.0);
+    const double used = other_threads_used(idle_end, read_thread_cpu());
+    CHECK(used >= 19.0);
     CHECK(used < 1000.0);
 }
 
-TEST_CASE("a thread that ended leaves the other threads' CPU time unknown; one that started counts whole",
+TEST_CASE("the other threads' CPU time is unknown where a thread ended or the threads could not be listed",
           "[thread_cpu]") {
-    const thread_cpu_times before{{10, 1.0}, {12, 2.0}};
-    CHECK(cpu_used_between(before, {{10, 1.5}, {12, 2.25}}) == 0.75);
-    CHECK(cpu_used_between(before, {{10, 1.5}, {11, 0.5}, {12, 2.0}}) == 1.0);
-    CHECK(std::isinf(cpu_used_between(before, {{12, 2.0}})));
-    CHECK(std::isinf(cpu_used_between(before, {{10, 1.0}})));
-    CHECK(std::isinf(cpu_used_between(before, {})));
+    const thread_cpu_reading before{{{10, 1.0}, {12, 2.0}}, true};
+    CHECK(other_threads_used(before, {{{10, 1.5}, {12, 2.25}}, true}) == 0.75);
+    CHECK(other_threads_used(before, {{{10, 1.5}, {11, 0.5}, {12, 2.0}}, true}) == 1.0);  // 11 started since
+    CHECK(std::isinf(other_threads_used(before, {{{12, 2.0}}, true})));                   // 10 ended
+    CHECK(std::isinf(other_threads_used(before, {{{10, 1.0}}, true})));                   // 12 ended
+    CHECK(std::isinf(other_threads_used(before, {{{10, 0.25}, {12, 2.0}}, true})));       // 10's id, a new thread
+    CHECK(std::isinf(other_threads_used(before, {{}, false})));  // /proc/self/task could not be read
+    CHECK(std::isinf(other_threads_used({{}, false}, before)));
 
-    std::atomic<bool> go{false};
-    std::thread brief([&] {
-        while (!go) {
-        }
-    });
-    const thread_cpu_times with_it = other_threads_cpu();
-    go = true;
+    std::thread brief([] { spin_for(std::chrono::milliseconds(1)); });
+    const thread_cpu_reading with_it = read_thread_cpu();
     brief.join();
-    CHECK(std::isinf(cpu_used_between(with_it, other_threads_cpu())));
+    CHECK(std::isinf(other_threads_used(with_it, read_thread_cpu())));
 }

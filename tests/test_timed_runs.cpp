@@ -252,6 +252,9 @@ TEST_CASE("calls are held back until queued only while the events see all the wo
         CHECK(why_not_held_back(readings) ==
               "the runner's other threads used a median of 18.4 us of CPU per call over 100 calls: host work "
               "beside solve (a host function?)");
+        // The driver's threads now and then, in a few calls: the median is what counts.
+        for (int i = 0; i < 100; ++i) readings[i].other_threads_ms = i % 10 == 0 ? 0.020 : 0;
+        CHECK(may_hold_back(readings));
     }
     SECTION("the host clock outlasts the events") {
         const std::vector<clock_reading> readings(16, {0.132, 0.150, 0.004});
