@@ -18,7 +18,11 @@
 // at once and every write after every read (33.5 µs); four teams (32.9-37.2 µs: each quarter is read by
 // fewer threads per SM); team 1's loads through the TMA unit, row by row (42.7 µs) or as 2D boxes of a
 // tensor map (30.6 µs, no gain); a persistent ring of column groups in shared memory (64-130 µs: a round
-// trip per group, each behind the SM's queued loads).
+// trip per group, each behind the SM's queued loads). Thread block clusters, each group's blocks one cluster
+// adding its totals through distributed shared memory with no count-in in global memory (on an H200,
+// `bench` beside this kernel's 26.4 µs): clusters of 8 or 4 blocks fit only 120 of the 132 SMs at once
+// (cudaOccupancyMaxActiveClusters), so 128 blocks ran in two waves (39.8 and 45.6 µs); clusters of 2 fit
+// all, but split each row into 32-byte pieces (39.1 µs).
 // No faster (0.1 µs at best, 0.4 µs slower at worst): L2 cache hints, evict-first on the bulk loads,
 // evict-last or streaming on the stores. Slower: rows spread over the blocks so that all SMs read and write
 // one band of rows at a time, as a copy does (31.6 µs).
