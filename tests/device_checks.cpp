@@ -1,12 +1,12 @@
 // Checks on a GPU that the device space agrees with the host bit for bit: generated inputs, the
 // first differing byte of two buffers, and mismatch counts under the element rule. Prints one line
 // per check and "N passed, M failed"; without a usable GPU, exits 77 (CTest's skip code).
-#include "compare.hpp"
-#include "cuda_check.hpp"
-#include "cuda_resources.hpp"
-#include "generator.hpp"
-#include "memory_space.hpp"
-#include "poison_watch.hpp"
+#include "buffers/memory_space.hpp"
+#include "checks/compare.hpp"
+#include "checks/poison_watch.hpp"
+#include "device/cuda_check.hpp"
+#include "device/cuda_resources.hpp"
+#include "inputs/generator.hpp"
 
 #include <fmt/format.h>
 

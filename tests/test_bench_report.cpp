@@ -2,7 +2,7 @@
 #include "bench/report.hpp"
 #include "bench/timing.hpp"
 
-#include "problem_spec.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -4,7 +4,7 @@
 #include "base/exit_codes.hpp"
 #include "catalog/catalog.hpp"
 #include "cli_test_support.hpp"
-#include "device_info.hpp"
+#include "device/device_info.hpp"
 #include "history/database.hpp"
 
 #include <unistd.h>

@@ -1,7 +1,7 @@
-#include "compare.hpp"
-#include "generator.hpp"
-#include "poison.hpp"
-#include "test_data.hpp"
+#include "checks/compare.hpp"
+#include "checks/poison.hpp"
+#include "checks/test_data.hpp"
+#include "inputs/generator.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // The reference job's inputs: generated once into memory files, mapped copy-on-write per request.
-#include "data_set.hpp"
-#include "problem_spec.hpp"
+#include "buffers/data_set.hpp"
 #include "runner/copy_on_write_inputs.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 // Arithmetic of a problem's scalars: values, counts, and errors that name the expression.
-#include "expression.hpp"
+#include "spec/expression.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
-#include "compare.hpp"
-#include "counter_rng.hpp"
-#include "generator.hpp"
-#include "memory_space.hpp"
+#include "buffers/memory_space.hpp"
+#include "checks/compare.hpp"
+#include "inputs/counter_rng.hpp"
+#include "inputs/generator.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // The likely-cause rules, on outputs made to show each pattern, and silent where none fits.
-#include "compare.hpp"
-#include "poison.hpp"
+#include "checks/compare.hpp"
+#include "checks/poison.hpp"
 
 #include <catch2/catch.hpp>
 

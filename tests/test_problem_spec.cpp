@@ -1,5 +1,5 @@
 #include "catalog/catalog.hpp"
-#include "problem_spec.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
-// What a compiled solve runs alone with (judge/process/solve_alone.hpp, harness/solve_signals.hpp),
+// What a compiled solve runs alone with (judge/process/solve_alone.hpp, harness/calls/solve_signals.hpp),
 // each in a child process of its own: the filter stays for the life of the process that loads it.
-#include "memory_space.hpp"
+#include "buffers/memory_space.hpp"
+#include "calls/solve_signals.hpp"
 #include "process/solve_alone.hpp"
-#include "solve_signals.hpp"
 
 #include <signal.h>
 #include <sys/wait.h>

@@ -1,7 +1,7 @@
 // The likely causes of a wrong sum that its terms show (sum_evidence.hpp): each rule fires on its
 // pattern and stays silent on near misses, on logic errors of the same size, and on matches that
 // chance explains as well.
-#include "sum_evidence.hpp"
+#include "checks/sum_evidence.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
-// The CPU time of the process's other threads (harness/thread_cpu.hpp), which keeps host work beside
+// The CPU time of the process's other threads (harness/timing/thread_cpu.hpp), which keeps host work beside
 // solve from being held back.
-#include "thread_cpu.hpp"
+#include "timing/thread_cpu.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,10 +1,10 @@
 // Timed runs are judged runs: fresh data in other buffers every call, every output verified.
 // Host-built fakes stand in for kernels, so these run without a GPU.
 #include "bench/timing.hpp"
-#include "clock_choice.hpp"
 #include "judging/submission.hpp"
 #include "process/child_process.hpp"
-#include "sample_stats.hpp"
+#include "timing/clock_choice.hpp"
+#include "timing/sample_stats.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""The README's picture of judge/'s modules, drawn from the CMake targets so that it cannot drift.
+"""The README's picture of the modules of judge/ and harness/, drawn from the CMake targets so that it
+cannot drift.
 
     tools/module_graph.py BUILD_DIR            print the Mermaid diagram
     tools/module_graph.py BUILD_DIR --write    put it in README.md between the markers
     tools/module_graph.py BUILD_DIR --check    exit 1 when README.md's diagram is not this one
 
 `cmake --graphviz` on the configured build folder gives every target and its link dependencies;
-the modules (gpujudge_<name>), the harness and the two programs are kept, and an arrow that another
-path already implies is left out, so that each arrow drawn is a dependency of its own.
+the modules (gpujudge_<name>; harness/'s drawn as harness/<name>), the harness as a whole and the two
+programs are kept, and an arrow that another path already implies is left out, so that each arrow
+drawn is a dependency of its own.
 """
 import pathlib
 import re
@@ -22,15 +24,19 @@ END = "<!-- end of module graph -->"
 PROGRAMS = {"gpujudge": "gpujudge", "gpujudge-runner": "gpujudge-runner"}  # the programs
 
 
-# The modules: judge/'s folders that declare one, and the harness beneath them.
-MODULES = {d.name for d in (ROOT / "judge").iterdir() if (d / "CMakeLists.txt").exists()} | {"harness"}
+def modules_of(folder, prefix=""):
+    return {d.name: prefix + d.name for d in (ROOT / folder).iterdir() if (d / "CMakeLists.txt").exists()}
+
+
+# The modules, by name: judge/'s folders that declare one, the harness's, and the harness as a whole.
+MODULES = {**modules_of("judge"), **modules_of("harness", "harness/"), "harness": "harness"}
 
 
 def node_name(target):
     if target in PROGRAMS:
         return PROGRAMS[target]
     name = target[len("gpujudge_"):] if target.startswith("gpujudge_") else None
-    return name if name in MODULES else None  # test programs and libraries from outside are left out
+    return MODULES.get(name)  # test programs and libraries from outside are left out
 
 
 def target_graph(build):

@@ -1,7 +1,7 @@
 #pragma once
 // gpujudge's exit codes: fixed, documented in README.md ("Verdicts and exit codes"), asserted in tests.
 // Errors become exit codes in one place: report_current_exception() (user_errors.hpp).
-#include "verdict.hpp"
+#include "checks/verdict.hpp"
 
 namespace gpujudge {
 

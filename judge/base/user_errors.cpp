@@ -2,7 +2,7 @@
 
 #include "base/exit_codes.hpp"
 #include "base/problem_error.hpp"
-#include "problem_spec.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <fmt/format.h>
 

@@ -1,8 +1,8 @@
 #pragma once
 // Where problems and solutions live, and what each shipped solution declares about itself.
-#include "likely_cause.hpp"
-#include "problem_spec.hpp"
-#include "verdict.hpp"
+#include "checks/likely_cause.hpp"
+#include "checks/verdict.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <filesystem>
 #include <optional>

@@ -2,7 +2,7 @@
 // What a problem's view holds, for `show` (text) and `serve` (JSON): the prose from statement.md,
 // then the signature, the constraints and the examples rendered from problem.yaml, the file the
 // judge runs, so that what the learner reads is what is judged.
-#include "problem_spec.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <string>
 #include <vector>

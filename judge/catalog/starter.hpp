@@ -1,7 +1,7 @@
 #pragma once
 // The file `gpujudge init` writes: LeetGPU's shape of a starter — a kernel stub taking the
 // problem's parameters, its launch from solve, and the judge's conventions in a comment.
-#include "problem_spec.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <filesystem>
 #include <optional>

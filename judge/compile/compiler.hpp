@@ -4,7 +4,7 @@
 // library: the source, every local header it includes, the prototype, the flags and the tools'
 // versions; not the source's path. The compiler's warnings are kept beside each library and
 // returned on every cache hit.
-#include "problem_spec.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <filesystem>
 #include <optional>

@@ -2,7 +2,7 @@
 // `asm`'s report: the kernels' code with each source line printed once above the instructions it
 // produced, as text or as one JSON object.
 #include "disasm/run.hpp"
-#include "problem_spec.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <nlohmann/json.hpp>
 

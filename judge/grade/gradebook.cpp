@@ -1,9 +1,9 @@
 #include "grade/gradebook.hpp"
 
 #include "base/file_text.hpp"
+#include "checks/verdict.hpp"
 #include "history/database.hpp"
 #include "history/sql_statement.hpp"
-#include "verdict.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>

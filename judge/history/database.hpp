@@ -2,7 +2,7 @@
 // The results database (SQLite): every attempt of `run` and `submit`, every timed result, each
 // device's measured ceiling, and the personal best per problem that `submit`, `list` and `history`
 // show.
-#include "verdict.hpp"
+#include "checks/verdict.hpp"
 
 #include <sqlite3.h>
 

@@ -2,7 +2,7 @@
 // The named ways of judging a submission: what each command (and serve's buttons) asks of
 // judge_submission. The CLI and serve pick a mode; none builds judge_options of its own.
 #include "judging/submission.hpp"
-#include "problem_spec.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <vector>
 

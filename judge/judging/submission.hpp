@@ -7,9 +7,9 @@
 #include "bench/timing.hpp"
 #include "compile/compiler.hpp"
 #include "history/database.hpp"
-#include "problem_spec.hpp"
 #include "references/context.hpp"
 #include "runner/session.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <filesystem>
 #include <optional>

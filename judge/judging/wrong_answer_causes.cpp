@@ -1,10 +1,10 @@
 #include "judging/wrong_answer_causes.hpp"
 
-#include "element_match.hpp"
+#include "checks/sum_evidence.hpp"
+#include "checks/test_data.hpp"
 #include "references/timed_data.hpp"
-#include "sum_evidence.hpp"
-#include "sum_terms.hpp"
-#include "test_data.hpp"
+#include "spec/element_match.hpp"
+#include "spec/sum_terms.hpp"
 
 #include <fmt/format.h>
 

@@ -3,9 +3,9 @@
 // sum's terms, sum_evidence.hpp) or the reference again, over bounds shifted by one. Only for
 // problems whose problem.yaml declares them (`diagnosis:`), and only after a wrong answer: a
 // submission that passes costs nothing.
-#include "output_file.hpp"
 #include "references/outputs.hpp"
 #include "runner/session.hpp"
+#include "spec/output_file.hpp"
 
 #include <filesystem>
 #include <map>

@@ -3,7 +3,7 @@
 // measured for it on the H100 at the largest benchmark size; for the command line and the page.
 #include "catalog/catalog.hpp"
 #include "path/measurements.hpp"
-#include "problem_spec.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <nlohmann/json.hpp>
 

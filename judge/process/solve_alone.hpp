@@ -9,7 +9,7 @@
 // solve's return until it has put back the signal handlers it had before the library (main.cpp),
 // so no handler of the submission's runs inside the harness either.
 // Python solutions keep threads (torch's pools, Triton's compiler processes); the hold's poison
-// check (harness/blocking_kernel.hpp) covers answers written before their timed calls.
+// check (harness/device/blocking_kernel.hpp) covers answers written before their timed calls.
 namespace gpujudge {
 
 // Throws std::runtime_error when the filter cannot be loaded.

@@ -1,13 +1,13 @@
 #include "profile/run.hpp"
 
 #include "base/user_errors.hpp"
-#include "expression.hpp"
 #include "history/database.hpp"
 #include "judging/modes.hpp"
 #include "process/child_process.hpp"
 #include "process/sandbox.hpp"
 #include "references/outputs.hpp"
 #include "references/timed_data.hpp"
+#include "spec/expression.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>

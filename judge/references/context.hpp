@@ -5,8 +5,8 @@
 #include "base/phase_timings.hpp"
 #include "base/progress.hpp"
 #include "compile/compiler.hpp"
-#include "problem_spec.hpp"
 #include "runner/session.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <filesystem>
 #include <optional>

@@ -3,8 +3,8 @@
 #include "base/content_hash.hpp"
 #include "base/file_text.hpp"
 #include "base/problem_error.hpp"
-#include "data_set.hpp"
-#include "generator.hpp"
+#include "buffers/data_set.hpp"
+#include "inputs/generator.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>

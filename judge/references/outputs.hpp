@@ -3,9 +3,9 @@
 // an exit() there is the problem's fault, never the submission's) and cached on disk by everything
 // they depend on: problem.yaml, the reference library, the test, the data set and the generator.
 #include "base/temp_dir.hpp"
-#include "problem_spec.hpp"
 #include "runner/protocol.hpp"
 #include "runner/session.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <atomic>
 #include <filesystem>

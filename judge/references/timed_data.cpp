@@ -1,8 +1,8 @@
 #include "references/timed_data.hpp"
 
-#include "output_file.hpp"
+#include "checks/test_data.hpp"
 #include "runner/channel.hpp"
-#include "test_data.hpp"
+#include "spec/output_file.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>

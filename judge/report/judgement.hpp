@@ -3,7 +3,7 @@
 // the one decided verdict (judging/submission.hpp: decide).
 #include "history/database.hpp"
 #include "judging/submission.hpp"
-#include "problem_spec.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <nlohmann/json.hpp>
 

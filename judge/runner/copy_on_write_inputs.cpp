@@ -1,6 +1,6 @@
 #include "runner/copy_on_write_inputs.hpp"
 
-#include "generator.hpp"
+#include "inputs/generator.hpp"
 
 #include <fmt/format.h>
 

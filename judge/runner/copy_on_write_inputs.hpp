@@ -5,9 +5,9 @@
 // H100 machine, most of it faulting in new pages. An array larger than the process may write to a
 // file (the sandbox's RLIMIT_FSIZE, which memory files count against) stays an ordinary array,
 // copied per request.
-#include "data_set.hpp"
-#include "output_file.hpp"
-#include "problem_spec.hpp"
+#include "buffers/data_set.hpp"
+#include "spec/output_file.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,21 +2,21 @@
 // it. The judge starts one per submission (and again after a crash) in its own process group; it
 // reads the hello line and jobs from the control pipe and answers with sealed messages on the
 // result channel. Nothing here trusts solve to return, to keep the device healthy, or to stay quiet.
-#include "c_function.hpp"
-#include "device_info.hpp"
-#include "judged_call.hpp"
-#include "memory_space.hpp"
-#include "output_file.hpp"
-#include "peak_bandwidth.hpp"
+#include "buffers/memory_space.hpp"
+#include "calls/c_function.hpp"
+#include "calls/shared_library.hpp"
+#include "calls/solve_signals.hpp"
+#include "checks/test_data.hpp"
+#include "device/device_info.hpp"
 #include "process/solve_alone.hpp"
 #include "runner/channel.hpp"
 #include "runner/copy_on_write_inputs.hpp"
 #include "runner/protocol.hpp"
 #include "runner/python_host.hpp"
 #include "runner/shared_outputs.hpp"
-#include "shared_library.hpp"
-#include "solve_signals.hpp"
-#include "test_data.hpp"
+#include "runs/judged_call.hpp"
+#include "runs/peak_bandwidth.hpp"
+#include "spec/output_file.hpp"
 
 #include <fmt/format.h>
 #include <sys/prctl.h>
@@ -152,7 +152,7 @@ void load(session& s, const load_job& job, runner_backend backend) {
     // Measured before any submission code is in the process.
     if (job.measure_peak && backend == runner_backend::device)
         s.out.send(message_of(event::peak, nlohmann::json{{"gbps", measure_peak_bandwidth_gbps(s.space)}}));
-    keep_signal_handlers();  // put back after each call (harness/solve_signals.hpp)
+    keep_signal_handlers();  // put back after each call (harness/calls/solve_signals.hpp)
     if (s.python && !job.library.empty()) {
         if (auto why = load_python(s, job, backend)) {
             s.out.send(message_of(event::rejected, nlohmann::json{{"message", *why}}));

@@ -11,11 +11,11 @@
 // it writes the outputs into the shared window (shared_outputs.hpp, kOutputsFd), sends `outputs`
 // and waits for the judge's `ack`, which says whether to go on. What the runner reports (its
 // results, its timings) is data the judge checks, never belief.
-#include "data_set.hpp"
-#include "likely_cause.hpp"
-#include "sample_stats.hpp"
-#include "timed_runs.hpp"
-#include "verdict.hpp"
+#include "buffers/data_set.hpp"
+#include "checks/likely_cause.hpp"
+#include "checks/verdict.hpp"
+#include "runs/timed_runs.hpp"
+#include "timing/sample_stats.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -4,7 +4,7 @@
 // Python's ABI at build time (the same build judges Debian's 3.11 and a virtual environment's 3.12);
 // only functions of CPython's stable ABI are called. The bootstrap (python_bootstrap.py, compiled
 // in) does the Python side.
-#include "python_function.hpp"
+#include "calls/python_function.hpp"
 
 #include <string>
 #include <variant>

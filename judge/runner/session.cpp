@@ -2,12 +2,12 @@
 
 #include "base/file_text.hpp"
 #include "base/problem_error.hpp"
-#include "call_order.hpp"
+#include "checks/test_data.hpp"
 #include "process/sandbox.hpp"
 #include "process/solve_alone.hpp"
 #include "runner/kept_kernels.hpp"
 #include "runner/shared_outputs.hpp"
-#include "test_data.hpp"
+#include "timing/call_order.hpp"
 #include "toolkit/python_prepared.hpp"
 
 #include <fmt/format.h>

@@ -3,11 +3,11 @@
 // a hang, a forged message) into a verdict per test.
 #include "base/progress.hpp"
 #include "base/temp_dir.hpp"
-#include "problem_spec.hpp"
+#include "checks/verdict.hpp"
 #include "runner/process.hpp"
 #include "runner/protocol.hpp"
+#include "spec/problem_spec.hpp"
 #include "toolkit/python_probe.hpp"
-#include "verdict.hpp"
 
 #include <filesystem>
 #include <functional>

@@ -1,6 +1,6 @@
 #include "runner/shared_outputs.hpp"
 
-#include "memory_space.hpp"
+#include "buffers/memory_space.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>

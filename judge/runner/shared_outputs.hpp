@@ -4,8 +4,8 @@
 // passed to the runner as kOutputsFd. The runner writes the outputs of a call there, in parameter
 // order, and says so; the judge copies them out before comparing, then answers. The expected
 // outputs never leave the judge.
-#include "judged_call.hpp"
-#include "problem_spec.hpp"
+#include "runs/judged_call.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <cstddef>
 

@@ -2,9 +2,9 @@
 // What `sanitize` concludes from the tests judged under compute-sanitizer and the tool's own report:
 // a verdict of its own with its exit code, shown as text or as one JSON object.
 #include "judging/submission.hpp"
-#include "problem_spec.hpp"
 #include "report/judgement.hpp"
 #include "sanitize/findings.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <nlohmann/json.hpp>
 

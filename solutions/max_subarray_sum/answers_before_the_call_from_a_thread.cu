@@ -1,8 +1,8 @@
 // expect: rejected
 // Attack (work outside the call, from a thread of its own), correct answers, for max_subarray_sum:
-// the timed run reuses three buffer sets (harness/timed_runs.cpp make_slots), so their pointers
+// the timed run reuses three buffer sets (harness/runs/timed_runs.cpp make_slots), so their pointers
 // repeat, and before each call the runner copies the inputs in, poisons the output
-// (harness/judged_call.cpp load_from), flushes the L2 and synchronises the device
+// (harness/runs/judged_call.cpp load_from), flushes the L2 and synchronises the device
 // (device_space.cpp flush_caches), all before block() launches the hold. A std::thread started on
 // the first call polls the output word of every buffer set solve has seen twice (12 bytes: front
 // guard, output, back guard, on a cudaStreamNonBlocking stream, through the copy engines). When it
@@ -43,7 +43,7 @@
 
 namespace {
 
-constexpr std::uint32_t kGuard = 0xCDCDCDCDu;   // harness/poison.hpp kGuardByte, both sides of a buffer
+constexpr std::uint32_t kGuard = 0xCDCDCDCDu;   // harness/checks/poison.hpp kGuardByte, both sides of a buffer
 constexpr std::uint32_t kPoison = 0xA5A5A5A5u;  // an int output before solve
 constexpr int kSlots = 8;                        // buffer sets remembered; the timed run uses 3
 constexpr long long kQuietNs = 30'000;           // no polling while the call and its synchronise run

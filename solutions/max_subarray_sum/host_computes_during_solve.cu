@@ -7,7 +7,7 @@
 // same stream and waits for it, so nothing of the call is left on the device when it returns: no
 // event or host-clock reading after the release sees its work. The first two calls at each (N,
 // window) first wait for the judge's input copies on the legacy stream. What stopped it buying a
-// time on the old judge is may_hold_back (harness/clock_choice.cpp): solve's host time above the
+// time on the old judge is may_hold_back (harness/timing/clock_choice.cpp): solve's host time above the
 // event time ends holding back, and the unblocked host clock times it all. A blocking kernel that
 // occupies every SM does not stop copy engines: if that check is ever dropped, this file's time
 // drops to nothing. It allows one launch beyond the event time, at most the event time again; this

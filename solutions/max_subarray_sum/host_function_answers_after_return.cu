@@ -11,7 +11,7 @@
 // judge records its stop event and releases the hold, which no clock reads, so the events time only
 // the kernel's wait for whatever is left (estimated 5-9 µs against 12.2 µs for single_block_shared.cu).
 // The device timer now reads the CPU time of the runner's other threads around every call
-// (harness/thread_cpu.hpp): this file's reads far over the 2 µs allowed, and its runs are timed
+// (harness/timing/thread_cpu.hpp): this file's reads far over the 2 µs allowed, and its runs are timed
 // unblocked, from before the call, host work and all. Accepted, at an honest time.
 #include <cuda.h>
 #include <cuda_runtime.h>

@@ -13,15 +13,15 @@
 // thread, inside the harness. The handler performs the write itself with writev (not trapped) and
 // sets RAX, so the channel works as before. When the message is `"event":"call"` (sent by the
 // announcer's before_call, judge/runner/main.cpp:87, AFTER buffer_set::load_from has copied this
-// call's inputs and poisoned its output and flush_caches has synchronised, harness/timed_runs.cpp:150-155,
-// and BEFORE the timer's before_call launches the hold, harness/timed_runs.cpp:21-24), the handler
+// call's inputs and poisoned its output and flush_caches has synchronised, harness/runs/timed_runs.cpp:150-155,
+// and BEFORE the timer's before_call launches the hold, harness/runs/timed_runs.cpp:21-24), the handler
 // launches the real kernel on the legacy stream for every buffer set solve has seen, each reading
 // its output word first and doing nothing unless it still holds the poison (so only the set just
 // loaded is computed), and writes the answer into a private scratch word, never into the output.
 // The hold queues behind that kernel (it needs every SM's thread slots), so the kernel finishes
 // before the hold is resident, before the poison check (which finds the output untouched: it only
-// looks at outputs, harness/poison_watch.hpp) and before the start event; unblocked, before the
-// 1-block check and host_start_ (harness/device_space.cpp:24-27). solve then launches one tiny
+// looks at outputs, harness/checks/poison_watch.hpp) and before the start event; unblocked, before the
+// 1-block check and host_start_ (harness/buffers/device_space.cpp:24-27). solve then launches one tiny
 // kernel that copies the scratch word into the output.
 //
 // Expected on the current judge: accepted, median about 1.5-3 µs at N = 50000 (the same kernel timed
@@ -32,7 +32,7 @@
 // no trap ran, so a fix shows as a rejection either way: seccomp() denied -> wrong_answer; SIGSYS
 // reset to SIG_DFL after each call (or every handler reset) -> runtime_error (SIGSYS).
 // The judge now does both: solve_alone's filter ends the runner at the seccomp() call (runtime_error,
-// SIGSYS), and every handler is put back after each call (harness/solve_signals.hpp).
+// SIGSYS), and every handler is put back after each call (harness/calls/solve_signals.hpp).
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -59,7 +59,7 @@
 
 namespace {
 
-constexpr int kPoison = static_cast<int>(0xA5A5A5A5u);  // harness/poison.hpp: an int output before solve
+constexpr int kPoison = static_cast<int>(0xA5A5A5A5u);  // harness/checks/poison.hpp: an int output before solve
 constexpr int kPairs = 8;                                 // buffer sets remembered (a timed run uses 3)
 
 struct answer {

@@ -5,7 +5,7 @@
 // cudaStreamNonBlocking stream and, on the legacy stream, only a one-block pad of about 55 % of its
 // own host time. The events bracket the pad: start, pad, stop. The softmax waits for the release
 // like everything else (the hold takes every SM) and then runs beside the pad, past the stop event;
-// only the host clock sees it, and work_hid_from_events (harness/clock_choice.cpp) let a run's
+// only the host clock sees it, and work_hid_from_events (harness/timing/clock_choice.cpp) let a run's
 // median host time exceed its median event time by 5 % + 5 µs, held back or not, before it timed the
 // run by that clock. So a kernel of K µs would read as about max(K - 5, the pad) µs. What the pad cannot go below is
 // may_hold_back's allowance: solve's host time must stay under the event time plus min(event time,

@@ -1,6 +1,6 @@
 // How long the hold on the default stream takes to let go: from the host's release to the end of a
 // device-wide synchronise, with nothing queued behind the spinner but two events. The judge's spinner
-// (harness/blocking_kernel.cu) takes every SM's thread slots; this times it with every block polling
+// (harness/device/blocking_kernel.cu) takes every SM's thread slots; this times it with every block polling
 // the host's flag, and with one block polling it and the others a copy in device memory (what the
 // judge does), beside a single polling thread (nvbench's blocking kernel).
 //   nvcc -O3 -arch=sm_90 -o release_latency tests/gpu/release_latency.cu && ./release_latency

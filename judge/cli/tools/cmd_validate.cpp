@@ -5,10 +5,10 @@
 #include "bench/timing.hpp"
 #include "catalog/catalog.hpp"
 #include "catalog/solution_path.hpp"
+#include "checks/test_data.hpp"
 #include "cli/commands.hpp"
 #include "judging/declared_outcome.hpp"
 #include "sanitize/run.hpp"
-#include "test_data.hpp"
 
 #include <fmt/format.h>
 

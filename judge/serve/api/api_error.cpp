@@ -2,7 +2,7 @@
 
 #include "base/problem_error.hpp"
 #include "base/user_errors.hpp"
-#include "problem_spec.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <fmt/format.h>
 

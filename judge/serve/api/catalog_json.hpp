@@ -2,8 +2,8 @@
 // What the API tells about the catalog and the history: the problem list, one problem's view, the
 // source to edit in each language, and the attempts with their sources.
 #include "history/database.hpp"
-#include "problem_spec.hpp"
 #include "serve/source_store.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <nlohmann/json.hpp>
 

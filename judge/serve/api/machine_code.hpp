@@ -4,7 +4,7 @@
 // command's own code: nothing of it is done again here.
 #include "compile/compiler.hpp"
 #include "disasm/run.hpp"
-#include "problem_spec.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -3,8 +3,8 @@
 // Compute) and `sanitize` (compute-sanitizer), where this binary has them. Each runs as a child,
 // `gpujudge <command> <slug> <file> --json`, as a user would run it, and its JSON is passed on as it
 // is: the page renders whatever the object holds.
-#include "problem_spec.hpp"
 #include "serve/event_stream.hpp"
+#include "spec/problem_spec.hpp"
 
 #include <nlohmann/json.hpp>
 

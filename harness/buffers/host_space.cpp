@@ -1,0 +1,104 @@
+#include "buffers/memory_space.hpp"
+#include "inputs/generator.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <random>
+
+namespace gpujudge {
+
+namespace {
+
+std::optional<std::size_t> first_different_byte(const void* a, const void* b, std::size_t num_bytes) {
+    // memcmp finds a differing block fast; only that block is searched byte by byte.
+    constexpr std::size_t kBlock = 4096;
+    const auto* bytes_a = static_cast<const unsigned char*>(a);
+    const auto* bytes_b = static_cast<const unsigned char*>(b);
+    for (std::size_t begin = 0; begin < num_bytes; begin += kBlock) {
+        const std::size_t end = std::min(num_bytes, begin + kBlock);
+        if (std::memcmp(bytes_a + begin, bytes_b + begin, end - begin) == 0) continue;
+        return std::mismatch(bytes_a + begin, bytes_a + end, bytes_b + begin).first - bytes_a;
+    }
+    return std::nullopt;
+}
+
+// Host memory has no events: both clocks are the host's.
+class host_timer final : public call_timer {
+public:
+    void before_call() override {
+        early_ = first_unpoisoned(seeds_());
+        start_ = std::chrono::steady_clock::now();
+    }
+    void after_finish() override {
+        ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+    }
+    double event_ms() const override { return ms_; }
+    double host_ms() const override { return ms_; }
+    double queue_ms() const override { return 0; }  // nothing is queued: host fakes do their work in the call
+    double solve_ms() const override { return 0; }  // ...and that work is what the events stand for
+    void watch(const poison_watch& outputs) override { watch_ = outputs; }
+    std::optional<early_write> written_before_call() const override { return early_; }
+
+private:
+    // The same sample as the hold's check on the device (blocking_kernel.cu), lane by lane.
+    std::optional<early_write> first_unpoisoned(std::uint64_t seed) const {
+        for (int o = 0; o < watch_.num_outputs; ++o) {
+            const watched_output& output = watch_.outputs[o];
+            for (int lane = 0; lane < kWatchLanes; ++lane)
+                for (int k = 0; k < kWatchWordsPerLane; ++k) {
+                    const std::uint64_t word = sampled_word(seed, o, lane, k, output.num_words);
+                    if (output.words[word] != output.poison) return early_write{o, word, output.words[word]};
+                }
+        }
+        return std::nullopt;
+    }
+
+    poison_watch watch_;
+    std::mt19937_64 seeds_{std::random_device{}()};
+    std::optional<early_write> early_;
+    std::chrono::steady_clock::time_point start_;
+    double ms_ = 0;
+};
+
+class host_space final : public memory_space {
+public:
+    void* allocate(std::size_t bytes) override {
+        void* pointer = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+        if (!pointer) throw std::bad_alloc();
+        return pointer;
+    }
+    void deallocate(void* pointer) noexcept override { std::free(pointer); }
+    void upload(void* dst, const void* h_src, std::size_t bytes) override { std::memcpy(dst, h_src, bytes); }
+    void download(void* h_dst, const void* src, std::size_t bytes) override { std::memcpy(h_dst, src, bytes); }
+    void copy(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
+    void fill(void* dst, unsigned char byte, std::size_t bytes) override { std::memset(dst, byte, bytes); }
+    void generate(void* dst, const generator_params& params, element_type type, std::size_t num_items) override {
+        fill_generated(params, type, dst, num_items, alone_ ? 1 : 0);
+    }
+    void before_solve_alone() override { alone_ = true; }
+    std::optional<std::size_t> first_difference(const void* a, const void* b, std::size_t num_bytes) override {
+        return first_different_byte(a, b, num_bytes);
+    }
+    void scatter(void* dst, const std::uint64_t* h_indices, const std::uint32_t* h_bits,
+                 std::size_t num_items) override {
+        for (std::size_t i = 0; i < num_items; ++i)
+            std::memcpy(static_cast<char*>(dst) + 4 * h_indices[i], &h_bits[i], 4);
+    }
+    call_status finish_call() override { return {}; }
+    void flush_caches() override {}
+    std::unique_ptr<call_timer> make_timer() override { return std::make_unique<host_timer>(); }
+
+private:
+    bool alone_ = false;  // generation on this thread alone
+};
+
+}  // namespace
+
+std::unique_ptr<memory_space> make_host_space() {
+    return std::make_unique<host_space>();
+}
+
+}  // namespace gpujudge

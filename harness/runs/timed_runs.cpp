@@ -1,0 +1,231 @@
+#include "runs/timed_runs.hpp"
+
+#include "timing/call_order.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <optional>
+
+namespace gpujudge {
+
+namespace {
+
+// Forwards each hook to the timer and to the runner's announcer, the timer innermost.
+class timed_call_listener final : public call_listener {
+public:
+    timed_call_listener(call_timer& timer, call_listener& announcer) : timer_(timer), announcer_(announcer) {}
+    void before_call() override {
+        announcer_.before_call();
+        timer_.before_call();
+    }
+    void after_return() override { timer_.after_return(); }
+    void after_finish() override {
+        timer_.after_finish();
+        announcer_.after_finish();
+    }
+
+private:
+    call_timer& timer_;
+    call_listener& announcer_;
+};
+
+// What an empty call costs on the host clock (medians): holding back and releasing, event
+// records, synchronise and clock reads.
+struct empty_call {
+    double host_ms = 0, queue_ms = 0;
+};
+
+empty_call measure_empty_call(memory_space& space, bool blocking) {
+    std::vector<double> host, queue;
+    auto timer = space.make_timer();
+    timer->set_blocking(blocking);
+    for (int i = 0; i < 21; ++i) {
+        call_between_hooks(space, *timer, [] {});
+        host.push_back(timer->host_ms());
+        queue.push_back(timer->queue_ms());
+    }
+    return {summarize(host).median, summarize(queue).median};
+}
+
+// What the host clock takes off each reading: an empty call's host time, from the release when held back.
+double host_overhead_ms(const empty_call& empty, bool blocking) {
+    return blocking ? empty.host_ms - empty.queue_ms : empty.host_ms;
+}
+
+clock_reading read_clocks(const call_timer& timer, const empty_call& empty, bool blocking) {
+    clock_reading reading;
+    reading.event_ms = timer.event_ms();
+    // Read around solve alone, not as the call's queueing less an empty call's: between timed calls the
+    // harness ships 10-400 MB of outputs and waits on the device, which leaves the CPU's caches cold,
+    // and the hold's launch and the event records then took 10-12 µs more than in the empty calls
+    // measured back to back (H100), time that was counted as solve's.
+    reading.solve_ms = timer.solve_ms();
+    reading.launch_ms = timer.launch_ms();
+    reading.other_threads_ms = timer.other_threads_ms();
+    // Held back, the device starts the call's work when solve returns: the host clock from there on
+    // sees all of it, and none of solve's host time.
+    const double host_ms = blocking ? timer.host_ms() - timer.queue_ms() : timer.host_ms();
+    reading.host_ms = host_ms - host_overhead_ms(empty, blocking);
+    return reading;
+}
+
+// One timed run: its buffer sets, the secret draws, the timer and where it stands (warming up or
+// sampling, calls held back or not).
+class timed_run {
+public:
+    timed_run(const problem_spec& spec, memory_space& space, const solve_function& solve, const test_spec& test,
+              const std::vector<input_set>& data_sets, const timed_settings& settings, std::uint64_t order_seed,
+              call_listener& announcer, output_sink& judge)
+        : spec_(spec),
+          space_(space),
+          solve_(solve),
+          test_(test),
+          data_sets_(data_sets),
+          settings_(settings),
+          slots_(make_slots(spec, space, test, settings)),
+          judge_(judge),
+          data_order_(data_set_order(order_seed, data_sets.size())),
+          slot_order_(buffer_set_order(order_seed, slots_.size())),
+          empty_(measure_empty_call(space, true)),
+          timer_(blocking_timer(space)),
+          listener_(*timer_, announcer) {}
+
+    timed_result run() {
+        for (int call = 0;; ++call) {
+            if (std::optional<call_outcome> failure = judged_call(call)) {
+                result_.outcome = std::move(*failure);
+                return std::move(result_);
+            }
+            // solve waited on the device while its work was held back: it synchronises. Its first call
+            // may, once (scratch allocation, constants); after that the run times it unblocked, all of it.
+            // So does a hold that never took every SM.
+            if (const std::string failure = timer_->hold_failure(); result_.blocking && !failure.empty() && call > 0) {
+                restart_unblocked(fmt::format("call {} {}", call + 1, failure));
+                continue;
+            }
+            const clock_reading reading = read_clocks(*timer_, empty_, result_.blocking);
+            if (warming_up_) {
+                warm_up(reading);
+                continue;
+            }
+            if (sampled_enough(reading)) break;
+        }
+        result_.host_overhead_ms = host_overhead_ms(empty_, result_.blocking);
+        result_.host_clock = work_hid_from_events(result_.readings, result_.blocking);
+        result_.stats = summarize(call_times(result_.readings, result_.host_clock));
+        return std::move(result_);
+    }
+
+private:
+    static std::vector<std::unique_ptr<buffer_set>> make_slots(const problem_spec& spec, memory_space& space,
+                                                               const test_spec& test, const timed_settings& settings) {
+        std::vector<std::unique_ptr<buffer_set>> slots;
+        for (int s = 0; s < settings.slots; ++s)
+            slots.push_back(std::make_unique<buffer_set>(spec, space, test.scalars));
+        return slots;
+    }
+
+    static std::unique_ptr<call_timer> blocking_timer(memory_space& space) {
+        auto timer = space.make_timer();
+        timer->set_blocking(true);
+        return timer;
+    }
+
+    static double seconds_since(std::chrono::steady_clock::time_point start) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+
+    // One call on a drawn data set in a drawn buffer set, from cold caches, its buffers checked and
+    // its outputs shipped to the judge, which compares them and says whether the run goes on.
+    std::optional<call_outcome> judged_call(int call) {
+        const std::size_t d = data_order_.next(), s = slot_order_.next();
+        const input_set& data = data_sets_[d];
+        buffer_set& slot = *slots_[s];
+        slot.load_from(data.sources());
+        space_.flush_caches();
+        timer_->watch(slot.poisoned_outputs());
+        call_outcome outcome = call_solve(solve_, slot, test_.scalars, space_, listener_);
+        if (const auto early = timer_->written_before_call(); early && outcome.result == verdict::accepted)
+            outcome = slot.written_before_call(*early, test_.scalars);
+        if (outcome.result == verdict::accepted)
+            outcome = check_buffers(spec_, space_, slot, test_.scalars, data.sources());
+        if (outcome.result == verdict::accepted && !judge_.ship(slot)) outcome = stopped_by_judge();
+        if (outcome.result == verdict::accepted) return std::nullopt;
+        outcome.message = fmt::format("timed run {} (data set {}, buffer set {}): {}", call + 1, d, s, outcome.message);
+        return outcome;
+    }
+
+    // Stops holding calls back for the rest of the run (launch latency and solve's host time are
+    // then timed) and starts it over: every sample of a run is timed the same way.
+    void restart_unblocked(std::string why) {
+        result_.blocking = false;
+        result_.unblocked_because = std::move(why);
+        timer_->set_blocking(false);
+        empty_ = measure_empty_call(space_, false);
+        result_.readings.clear();
+        warming_up_ = true;
+        warmup_calls_ = 0;
+        warmup_start_ = std::chrono::steady_clock::now();
+    }
+
+    void warm_up(const clock_reading& reading) {
+        if (warmup_calls_ == 0) warmup_readings_.clear();
+        warmup_readings_.push_back(reading);
+        warming_up_ = ++warmup_calls_ < settings_.warmup || seconds_since(warmup_start_) < settings_.warmup_s;
+        if (!warming_up_ && result_.blocking && warm_up_stops_holding_back(warmup_readings_))
+            restart_unblocked("warm-up: " + why_not_held_back(warmup_readings_));
+        sampling_start_ = std::chrono::steady_clock::now();
+    }
+
+    // Keeps the sample; true once the run has enough of them.
+    bool sampled_enough(const clock_reading& reading) {
+        result_.readings.push_back(reading);
+        const int n = static_cast<int>(result_.readings.size());
+        const bool full = n >= settings_.max_samples;
+        if (!full && n % kReadingsToChooseClock != 0) return false;  // the stop test sorts every sample
+        const double elapsed = seconds_since(sampling_start_);
+        // A slow solution stops at the budget with fewer samples than asked, but never under 16.
+        if (!full && n < settings_.min_samples && elapsed <= settings_.budget_s) return false;
+        if (!full && elapsed < std::min(settings_.min_time_s, settings_.budget_s)) return false;
+        if (result_.blocking && !may_hold_back(result_.readings)) {  // it changed its ways after warm-up
+            restart_unblocked(fmt::format("after {} samples: {}", n, why_not_held_back(result_.readings)));
+            return false;
+        }
+        const bool host_clock = work_hid_from_events(result_.readings, result_.blocking);
+        return full || elapsed > settings_.budget_s ||
+               summarize(call_times(result_.readings, host_clock)).rse < settings_.target_rse;
+    }
+
+    const problem_spec& spec_;
+    memory_space& space_;
+    const solve_function& solve_;
+    const test_spec& test_;
+    const std::vector<input_set>& data_sets_;
+    const timed_settings& settings_;
+    std::vector<std::unique_ptr<buffer_set>> slots_;
+    output_sink& judge_;
+    unrepeated_draws data_order_, slot_order_;
+    empty_call empty_;
+    std::unique_ptr<call_timer> timer_;
+    timed_call_listener listener_;
+    timed_result result_;
+    bool warming_up_ = true;
+    int warmup_calls_ = 0;
+    std::vector<clock_reading> warmup_readings_;
+    std::chrono::steady_clock::time_point warmup_start_ = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point sampling_start_ = warmup_start_;
+};
+
+}  // namespace
+
+timed_result run_timed(const problem_spec& spec, memory_space& space, const solve_function& solve,
+                       const test_spec& test, const std::vector<input_set>& data_sets, const timed_settings& settings,
+                       std::uint64_t order_seed, call_listener& announcer, output_sink& judge) {
+    return timed_run(spec, space, solve, test, data_sets, settings, order_seed, announcer, judge).run();
+}
+
+}  // namespace gpujudge
