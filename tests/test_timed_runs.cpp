@@ -198,6 +198,21 @@ TEST_CASE("the host clock times a run only when its work hid from the events", "
         CHECK_FALSE(work_hid_from_events(std::vector<clock_reading>(100, {0.705, 0.7092, 0.004, 0.006}), true));
         CHECK_FALSE(work_hid_from_events(std::vector<clock_reading>(100, {0.00826, 0.00874, 0.006, 0.006}), true));
     }
+    SECTION("held back, a call that broke a rule counts with the host work it may have hidden") {
+        std::vector<clock_reading> readings;
+        for (int i = 0; i < 45; ++i) readings.push_back({0.010, 0.010, 0.006, 0.008, 0.150});  // a host function
+        for (int i = 0; i < 55; ++i) {
+            const double event_ms = 0.090 + 0.020 * i / 54;  // honest calls, 90-110 us
+            readings.push_back({event_ms, event_ms, 0.006, 0.008});
+        }
+        REQUIRE(may_hold_back(readings));
+        const std::vector<double> times = held_call_times(readings);
+        CHECK(times[0] == Approx(0.010 + 0.006 + 0.150));
+        CHECK(times[99] == 0.110);
+        // By the events the median is the 6th fastest honest call: 45 cheating calls pull it down.
+        CHECK(summarize(call_times(readings, false)).median < 0.0925);
+        CHECK(summarize(times).median > 0.100);
+    }
     SECTION("every sample takes the later clock, so events that saw more than the host never shrink") {
         const std::vector<clock_reading> readings{{0.010, 0.135}, {0.140, 0.135}, {0.010, 0.136}};
         CHECK(call_times(readings, true) == std::vector<double>{0.135, 0.140, 0.136});
@@ -255,6 +270,41 @@ TEST_CASE("calls are held back until queued only while the events see all the wo
         // The driver's threads now and then, in a few calls: the median is what counts.
         for (int i = 0; i < 100; ++i) readings[i].other_threads_ms = i % 10 == 0 ? 0.020 : 0;
         CHECK(may_hold_back(readings));
+    }
+    SECTION("each rule broken in a different minority of calls: judged per call, by every rule at once") {
+        std::vector<clock_reading> readings(100, {0.0062, 0.0063, 0.0070, 0.0075});
+        for (int i = 0; i < 30; ++i) readings[i].other_threads_ms = 0.030;  // a host function answers
+        for (int i = 30; i < 45; ++i) readings[i].solve_ms = 0.030;         // solve computes on the host
+        CHECK(may_hold_back(readings));                              // 45 calls: the median call is an honest one
+        for (int i = 45; i < 60; ++i) readings[i].host_ms = 0.0110;  // a private kernel past the stop event
+        CHECK(median_of(readings, &clock_reading::other_threads_ms) == 0);
+        CHECK_FALSE(work_hid_from_events(readings, true));
+        CHECK_FALSE(may_hold_back(readings));
+        CHECK(why_not_held_back(readings) ==
+              "60 of 100 calls broke a rule of held-back calls, though no rule's median did: 30 by other threads' "
+              "CPU, 15 by the host clock, 15 by solve's host time (its limit 12.4 us)");
+    }
+    SECTION("held back while fewer than half the calls break a rule: 49 of 100, not 50") {
+        std::vector<clock_reading> readings(100, {0.0062, 0.0063, 0.0070, 0.0075});
+        for (int i = 0; i < 49; ++i) readings[i].other_threads_ms = 0.030;
+        CHECK(may_hold_back(readings));
+        readings[49].other_threads_ms = 0.030;
+        CHECK_FALSE(may_hold_back(readings));
+    }
+    SECTION("a long kernel's calls spread around its median: each call's host clock is held to its own events") {
+        std::vector<clock_reading> readings;
+        for (int i = 0; i < 100; ++i) {
+            const double event_ms = 0.270 + 0.060 * (i % 10) / 9;  // 270-330 us
+            readings.push_back({event_ms, event_ms * 1.004, 0.010, 0.008});
+            if (i % 10 == 3) readings.back().other_threads_ms = 0.020;  // the driver's threads now and then
+        }
+        CHECK(may_hold_back(readings));
+    }
+    SECTION("an other-threads reading that could not be taken, in a single call, times the run unblocked") {
+        std::vector<clock_reading> readings(100, {0.0062, 0.0063, 0.0070, 0.0075});
+        readings[7].other_threads_ms = std::numeric_limits<double>::infinity();
+        CHECK_FALSE(may_hold_back(readings));
+        CHECK(why_not_held_back(readings) == "the runner's other threads could not be read in 1 of 100 calls");
     }
     SECTION("the host clock outlasts the events") {
         const std::vector<clock_reading> readings(16, {0.132, 0.150, 0.004});

@@ -116,7 +116,7 @@ public:
         }
         result_.host_overhead_ms = host_overhead_ms(empty_, result_.blocking);
         result_.host_clock = work_hid_from_events(result_.readings, result_.blocking);
-        result_.stats = summarize(call_times(result_.readings, result_.host_clock));
+        result_.stats = summarize(sample_times(result_.host_clock));
         return std::move(result_);
     }
 
@@ -196,8 +196,12 @@ private:
             return false;
         }
         const bool host_clock = work_hid_from_events(result_.readings, result_.blocking);
-        return full || elapsed > settings_.budget_s ||
-               summarize(call_times(result_.readings, host_clock)).rse < settings_.target_rse;
+        return full || elapsed > settings_.budget_s || summarize(sample_times(host_clock)).rse < settings_.target_rse;
+    }
+
+    // Held back, a call that broke a rule counts with all the host work it may have hidden.
+    std::vector<double> sample_times(bool host_clock) const {
+        return result_.blocking ? held_call_times(result_.readings) : call_times(result_.readings, host_clock);
     }
 
     const problem_spec& spec_;

@@ -3,8 +3,8 @@
 //
 // CUDA events bracket what solve launches on the default stream; work it leaves running on a
 // private stream escapes them, but not the host clock read after a device-wide synchronise. The
-// choice is made per run, from medians, so that the few calls the host scheduler delays do not
-// switch clocks, and every sample of a run is timed the same way.
+// choice is made per run, from medians or from how many calls broke a rule, so that the few calls the
+// host scheduler delays do not switch clocks, and every sample of a run is timed the same way.
 #include <string>
 #include <vector>
 
@@ -20,9 +20,10 @@ struct clock_reading {
     // The judge's own launch of the hold in the same call, on the host: one launch with the CPU's
     // caches as cold as solve finds them (shipped outputs and input copies between calls).
     double launch_ms = 0;
-    // The CPU time the runner's other threads used from the end of the call before to the end of this
-    // one: CUDA's thread for host functions runs the submission's code there, before the release as
-    // well as after it, and a Python solve's helper thread would between calls.
+    // The CPU time the runner's other threads used from before the call's clocks start to after its
+    // synchronise: CUDA's thread for host functions runs the submission's code there, before the
+    // release as well as after it. Not between calls, where the driver's own threads work while the
+    // judge handles large outputs.
     double other_threads_ms = 0;
 };
 
@@ -40,6 +41,12 @@ bool work_hid_from_events(const std::vector<clock_reading>& readings, bool held_
 // Each call's time: its event time, or when the run hid work, the later of its two clocks.
 std::vector<double> call_times(const std::vector<clock_reading>& readings, bool host_clock);
 
+// Each call's time in a held-back run: its event time, or for a call that broke a rule of held-back
+// calls (may_hold_back), the most it can have taken: its events, solve's host time, the other threads'
+// CPU and the host clock's time past the events. A minority of calls that cheat then rank above the
+// honest ones instead of pulling the median down.
+std::vector<double> held_call_times(const std::vector<clock_reading>& readings);
+
 // Holding work back until solve returns keeps the host's launch latency out of the events, and with it
 // whatever else solve does on the host. While held, no kernel of solve's can run: the hold takes every
 // SM before solve is called. What can still run is the copy engines and the CPU: solve may copy its
@@ -50,14 +57,18 @@ std::vector<double> call_times(const std::vector<clock_reading>& readings, bool 
 // what a one-kernel solve spends on the host (4.5 µs back to back on the H100, 10-13 µs with the caches
 // cold), and kernels shorter than that were timed unblocked, launch latency in. Host work can then stand
 // in for at most twice the event time, and a copy to the host and back alone takes longer than the
-// kernels that would do that work. Nor may any other thread of the runner work during the calls or
-// between them: a host function solve queues on a stream of its own runs on CUDA's thread after solve
-// returns, through the judge's event record and the hold's release, which no clock reads, and a kernel
-// that waits for its answer would time only the rest (a median of 2 us of other threads' CPU per call
-// is allowed: the driver's own). Otherwise the run is timed unblocked, from before the call.
+// kernels that would do that work. Nor may any other thread of the runner work during a call: a host
+// function solve queues on a stream of its own runs on CUDA's thread after solve returns, through the
+// judge's event record and the hold's release, which no clock reads, and a kernel that waits for its
+// answer would time only the rest (2 us of other threads' CPU per call is allowed: the driver's own).
+// Each call is judged by every rule at once, and the run is held back while fewer than half its calls
+// break any and every other-threads reading could be taken: a rule's median alone would let a run break
+// each rule in a different minority of its calls. Otherwise the run is timed unblocked, from before the
+// call.
 bool may_hold_back(const std::vector<clock_reading>& readings);
 
-// Why may_hold_back is false for these readings, with the medians that decided it.
+// Why may_hold_back is false for these readings: the rule whose median failed, or the calls that broke
+// each rule.
 std::string why_not_held_back(const std::vector<clock_reading>& readings);
 
 // Readings between a run's stop tests, and the fewest whose medians may end holding back.
