@@ -121,12 +121,13 @@ std::string why_not_held_back(const std::vector<clock_reading>& readings) {
     if (work_hid_from_events(readings, true))
         return fmt::format("the host clock's median, {:.1f} us, exceeded the events' {:.1f} us over {} calls",
                            1e3 * median_of(readings, &clock_reading::host_ms), event_us, readings.size());
-    const double launch_us = 1e3 * solve_allowance_ms(readings) - event_us;
-    if (median_of(readings, &clock_reading::solve_ms) >= solve_allowance_ms(readings))
+    const double allowance_ms = solve_allowance_ms(readings);
+    const double launch_us = 1e3 * allowance_ms - event_us;
+    if (const double solve_ms = median_of(readings, &clock_reading::solve_ms); solve_ms >= allowance_ms)
         return fmt::format(
             "solve's median host time, {:.1f} us, reached its events' {:.1f} us and one launch's {:.1f} us "
             "over {} calls",
-            1e3 * median_of(readings, &clock_reading::solve_ms), event_us, launch_us, readings.size());
+            1e3 * solve_ms, event_us, launch_us, readings.size());
     const broken_calls broken = calls_broken(readings);
     if (broken.unknown > 0)
         return fmt::format("the runner's other threads could not be read in {} of {} calls", broken.unknown,
@@ -135,7 +136,7 @@ std::string why_not_held_back(const std::vector<clock_reading>& readings) {
         "{} of {} calls broke a rule of held-back calls, though no rule's median did: {} by other threads' CPU, "
         "{} by the host clock, {} by solve's host time (its limit {:.1f} us)",
         broken.total(), readings.size(), broken.other_threads, broken.host_clock, broken.solve_host,
-        event_us + launch_us);
+        1e3 * allowance_ms);
 }
 
 bool warm_up_stops_holding_back(const std::vector<clock_reading>& readings) {
