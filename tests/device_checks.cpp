@@ -250,6 +250,21 @@ void check_poison_watch(checks& out, memory_space& device) {
     }
 }
 
+// A solve that sets an L2 aside for persisting lines (an access policy window) finds none after the flush
+// that comes before every call: the flush resets those lines and the set-aside.
+void check_persisting_l2(checks& out, memory_space& device) {
+    int device_index = 0, most = 0;
+    GJ_CUDA_CHECK(cudaGetDevice(&device_index));
+    GJ_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxPersistingL2CacheSize, device_index));
+    if (most == 0) return out.report(true, "persisting L2: this device has none");
+    GJ_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, static_cast<std::size_t>(most)));
+    device.flush_caches();
+    std::size_t left = 0;
+    GJ_CUDA_CHECK(cudaDeviceGetLimit(&left, cudaLimitPersistingL2CacheSize));
+    out.report(left == 0, "persisting L2 set aside by a solve, after the flush",
+               fmt::format("{} of {} bytes", left, most));
+}
+
 }  // namespace
 
 int main() {
@@ -266,6 +281,7 @@ int main() {
         check_first_differences(out, *device, *host, std::size_t{400'000'013});
         check_poison_watch(out, *device);
         check_other_threads(out, *device);
+        check_persisting_l2(out, *device);
     } catch (const std::exception& e) {
         out.report(false, "exception", e.what());
     }

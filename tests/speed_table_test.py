@@ -53,6 +53,22 @@ class SpeedTable(unittest.TestCase):
             entry["figures"][-1]["gbps"] /= 10
         self.assertIn("| tiny_sum | `block_tree.cu` (step 2) | N = 100000 | 6.2 | 2.1 % |", self.table(reports))
 
+    def test_a_size_no_longer_a_benchmark_of_the_problem_is_left_out(self):
+        reports = copy.deepcopy(self.reports)
+        for entry in reports[0]["entries"]:  # as large, further off: the one shown while it is a benchmark
+            entry["figures"].append(dict(entry["figures"][0], test="N = 100000, retired",
+                                         percent_of_peak=entry["figures"][0]["percent_of_peak"] / 2))
+        measured = self.tmp / "measured.json"
+        measured.write_text(json.dumps(reports))
+        home = self.tmp / "home"
+        (home / "problems" / "tiny_sum").mkdir(parents=True)
+        (home / "solutions").symlink_to(HOME / "solutions")
+        yaml_text = "tests:\n  benchmarks:\n    - {{name: {}, scalars: {{N: 100000}}, seed: 7}}\n"
+        (home / "problems" / "tiny_sum" / "problem.yaml").write_text(yaml_text.format('"N = 100000, retired"'))
+        self.assertIn("| tiny_sum | `block_tree.cu` (step 2) | N = 100000, retired |", speed_table.table(measured, home))
+        (home / "problems" / "tiny_sum" / "problem.yaml").write_text(yaml_text.format('"N = 100000"'))
+        self.assertIn("| tiny_sum | `block_tree.cu` (step 2) | N = 100000 | 6.2 |", speed_table.table(measured, home))
+
     def test_the_baseline_and_files_off_the_path_are_not_candidates(self):
         reports = copy.deepcopy(self.reports)
         entries = reports[0]["entries"]

@@ -8,8 +8,10 @@
 #include "compile/compiler.hpp"
 #include "judging/submission.hpp"
 #include "process/child_process.hpp"
+#include "process/nvidia_gpus.hpp"
 #include "process/sandbox.hpp"
 #include "report/judgement.hpp"
+#include "runner/session.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -106,6 +108,45 @@ TEST_CASE("the policy's variables are set inside over the judge's, which are not
     CHECK(line.find("--setenv CUDA_VISIBLE_DEVICES 1 --setenv CUDA_DEVICE_ORDER PCI_BUS_ID ") != std::string::npos);
     CHECK(line.find("CUDA_VISIBLE_DEVICES 0,1") == std::string::npos);
     CHECK(line.find("CUDA_VISIBLE_DEVICES") == line.rfind("CUDA_VISIBLE_DEVICES"));
+}
+
+TEST_CASE("the driver's GPUs are read in PCI bus order, each with its UUID and its node", "[sandbox][gpu]") {
+    const auto gpus = nvidia_gpus(GPUJUDGE_TEST_FIXTURES "/nvidia_gpus");
+    REQUIRE(gpus.size() == 3);
+    CHECK(gpus[0].bus == "0000:00:05.0");
+    CHECK(gpus[0].uuid == "GPU-0a1b2c3d-0000-1111-2222-333344445555");
+    CHECK(gpus[0].minor == 2);
+    CHECK(gpus[1].uuid == "GPU-ef43b9be-2fa5-322c-247e-c982eedb0760");
+    CHECK(gpus[1].minor == 0);
+    CHECK(gpus[2].minor == 1);
+    CHECK(nvidia_gpus(GPUJUDGE_TEST_FIXTURES "/no_such_folder").empty());
+}
+
+TEST_CASE("a runner given a GPU is bound its node alone and named it by UUID", "[sandbox][gpu]") {
+    temp_dir dev("dev");
+    for (const char* node : {"nvidia0", "nvidia1", "nvidia12", "nvidiactl", "nvidia-uvm", "nvidia-modeset", "null"})
+        std::ofstream(dev.path() / node);
+    std::filesystem::create_directory(dev.path() / "nvidia-caps");
+    const auto names = [&](std::optional<int> minor) {
+        std::vector<std::string> out;
+        for (const auto& node : nvidia_device_nodes(dev.path(), minor)) out.push_back(node.filename().string());
+        return out;
+    };
+    CHECK(names(1) == std::vector<std::string>{"nvidia-caps", "nvidia-modeset", "nvidia-uvm", "nvidia1", "nvidiactl"});
+    CHECK(names(std::nullopt) == std::vector<std::string>{"nvidia-caps", "nvidia-modeset", "nvidia-uvm", "nvidia0",
+                                                          "nvidia1", "nvidia12", "nvidiactl"});
+    runner_settings settings;
+    settings.gpu_listing = GPUJUDGE_TEST_FIXTURES "/nvidia_gpus";
+    settings.gpu = 1;  // nvidia-smi's GPU 1: the second by bus, whose node is /dev/nvidia0
+    REQUIRE(given_gpu(settings));
+    CHECK(given_gpu(settings)->minor == 0);
+    CHECK(runner_environment(settings) == std::vector<std::pair<std::string, std::string>>{
+                                              {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
+                                              {"CUDA_VISIBLE_DEVICES", "GPU-ef43b9be-2fa5-322c-247e-c982eedb0760"}});
+    settings.gpu = 3;  // not listed: its number, and every node
+    CHECK_FALSE(given_gpu(settings));
+    CHECK(runner_environment(settings) == std::vector<std::pair<std::string, std::string>>{
+                                              {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"}, {"CUDA_VISIBLE_DEVICES", "3"}});
 }
 
 TEST_CASE("a file is taken out of a sandbox's folder only as a regular file, never through a link", "[sandbox]") {

@@ -1,5 +1,6 @@
 // Timed runs are judged runs: fresh data in other buffers every call, every output verified.
 // Host-built fakes stand in for kernels, so these run without a GPU.
+#include "base/problem_error.hpp"
 #include "bench/timing.hpp"
 #include "judging/submission.hpp"
 #include "process/child_process.hpp"
@@ -84,6 +85,26 @@ TEST_CASE("where a few thousand changes hide in the tolerance, 65536 tell a vari
     const judgement cached = time_fake_on(spec, "caches_mean_square_by_size");
     CHECK(cached.overall == verdict::wrong_answer);
     CHECK(cached.reason.rfind("timed run on 'N = 1000000': timed run ", 0) == 0);
+}
+
+TEST_CASE("a benchmark whose answer its data cannot change is a problem error, not a time", "[timed]") {
+    // The largest of 100000 values in {0, 1} is 1 in every variant; inputs constant in the test and in
+    // the problem give no variants at all. Either way one answer would pass every timed run.
+    const std::string folder = GPUJUDGE_TEST_FIXTURES "/predictable_problems/";
+    const problem_spec saturated = load_problem(folder + "tiny_max");
+    CHECK_THROWS_WITH(time_fake_on(saturated, "largest"),
+                      folder +
+                          "tiny_max/problem.yaml:28: benchmark 'N = 100000': none of 13 variants of its data "
+                          "(16 to 65536 elements changed) changes its expected outputs beyond the tolerance, so "
+                          "a solve that writes its answer without reading its inputs would pass every timed run; "
+                          "give it data whose answer depends on them");
+    const problem_spec constant = load_problem(folder + "constant_max");
+    CHECK_THROWS_WITH(time_fake_on(constant, "largest"),
+                      folder +
+                          "constant_max/problem.yaml:28: benchmark 'N = 100000': every input is constant here "
+                          "and in the problem's generators, so a solve that writes its answer without reading "
+                          "its inputs would pass every timed run; give it data whose answer depends on them");
+    CHECK_THROWS_AS(time_fake_on(constant, "largest"), problem_error);
 }
 
 TEST_CASE("a time below the physical floor is refused and never recorded", "[timed][floor]") {

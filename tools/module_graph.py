@@ -7,9 +7,9 @@ cannot drift.
     tools/module_graph.py BUILD_DIR --check    exit 1 when README.md's diagram is not this one
 
 `cmake --graphviz` on the configured build folder gives every target and its link dependencies;
-the modules (gpujudge_<name>; harness/'s drawn as harness/<name>), the harness as a whole and the two
-programs are kept, and an arrow that another path already implies is left out, so that each arrow
-drawn is a dependency of its own.
+the modules (gpujudge_<name>; harness/'s drawn as harness/<name>) and the two programs are kept, and
+an arrow that another path already implies is left out, so that each arrow drawn is a dependency of its
+own.
 """
 import pathlib
 import re
@@ -28,8 +28,8 @@ def modules_of(folder, prefix=""):
     return {d.name: prefix + d.name for d in (ROOT / folder).iterdir() if (d / "CMakeLists.txt").exists()}
 
 
-# The modules, by name: judge/'s folders that declare one, the harness's, and the harness as a whole.
-MODULES = {**modules_of("judge"), **modules_of("harness", "harness/"), "harness": "harness"}
+# The modules, by name: judge/'s folders that declare one, and the harness's.
+MODULES = {**modules_of("judge"), **modules_of("harness", "harness/")}
 
 
 def node_name(target):

@@ -13,6 +13,8 @@ declares `// step: N`) that bench timed as accepted at the largest benchmark siz
 where several sizes move as many, the one where the fastest step is furthest from the ceiling); the
 fastest median wins. × CUB is
 the baseline's median over it (bench's `speedup`), × PyTorch pytorch.py's median over it, both at that size.
+A size that is no longer one of the problem's benchmarks (its problem.yaml changed after the measurement)
+is left out.
 Without the file the table says so, and --check still compares.
 """
 import argparse
@@ -48,12 +50,24 @@ def bytes_moved(figures):
     return figures.get("gbps", 0) * figures.get("median_us", 0) * 1e3
 
 
-def largest_sizes(entries):
-    """The benchmark sizes that move the most bytes (within 1 %: 1M x 100 and 100 x 1M are one size)."""
+def current_benchmarks(home, slug):
+    """The names of the problem's benchmarks in its problem.yaml under `home`, or None without one."""
+    spec = home / "problems" / slug / "problem.yaml"
+    if not spec.exists():
+        return None
+    import yaml  # python3-yaml, which python3-torch depends on; only needed where problems are at hand
+
+    tests = yaml.safe_load(spec.read_text()).get("tests") or {}
+    return {test["name"] for test in tests.get("benchmarks") or []}
+
+
+def largest_sizes(entries, benchmarks=None):
+    """The benchmark sizes that move the most bytes (within 1 %: 1M x 100 and 100 x 1M are one size), of
+    `benchmarks` where given."""
     moved = {}
     for entry in entries:
         for figures in entry.get("figures") or []:
-            if accepted(figures):
+            if accepted(figures) and (benchmarks is None or figures["test"] in benchmarks):
                 moved[figures["test"]] = max(moved.get(figures["test"], 0), bytes_moved(figures))
     most = max(moved.values(), default=0)
     return [test for test, size in moved.items() if size >= 0.99 * most]
@@ -89,7 +103,8 @@ def row(report, home):
     from the ceiling: the table shows what is left to gain, not the easiest case."""
     slug = report["problem"]
     entries = {pathlib.Path(e["source"]).name: e for e in report["entries"]}
-    candidates = [c for c in (fastest_step(entries, slug, home, size) for size in largest_sizes(entries.values())) if c]
+    sizes = largest_sizes(entries.values(), current_benchmarks(home, slug))
+    candidates = [c for c in (fastest_step(entries, slug, home, size) for size in sizes) if c]
     if not candidates:
         return f"| {slug} | not measured | | | | | |"
     median, step, name, best = min(candidates, key=lambda c: c[3]["percent_of_peak"])

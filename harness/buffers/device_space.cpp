@@ -127,10 +127,18 @@ public:
     }
     void flush_caches() override {
         if (!flush_buffer_) {
-            int device = 0, l2_bytes = 0;
+            int device = 0, l2_bytes = 0, persisting_bytes = 0;
             GJ_CUDA_CHECK(cudaGetDevice(&device));
             GJ_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+            GJ_CUDA_CHECK(cudaDeviceGetAttribute(&persisting_bytes, cudaDevAttrMaxPersistingL2CacheSize, device));
             flush_buffer_.emplace(2 * static_cast<std::size_t>(l2_bytes));  // twice the L2: nothing of before stays
+            persisting_l2_ = persisting_bytes > 0;
+        }
+        // Lines a solve marked persisting (an access policy window in a set-aside of the L2) outlive
+        // ordinary writes and reads: made normal again, with no set-aside, the flush evicts them too.
+        if (persisting_l2_) {
+            GJ_CUDA_CHECK(cudaCtxResetPersistingL2Cache());
+            GJ_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0));
         }
         GJ_CUDA_CHECK(cudaMemset(flush_buffer_->get(), ++flush_value_, flush_buffer_->size_bytes()));
         if (!write_only_flush_) read_through(flush_buffer_->get(), flush_buffer_->size_bytes());
@@ -151,6 +159,7 @@ public:
 private:
     std::optional<device_allocation> flush_buffer_;
     unsigned char flush_value_ = 0;
+    bool persisting_l2_ = false;  // the device has a set-aside for persisting lines
     // GPUJUDGE_L2_FLUSH=write keeps nvbench's write-only flush, to compare with its figures.
     const bool write_only_flush_ = [] {
         const char* mode = std::getenv("GPUJUDGE_L2_FLUSH");

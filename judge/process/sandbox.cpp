@@ -3,6 +3,7 @@
 #include "base/file_text.hpp"
 #include "base/user_errors.hpp"
 #include "process/child_process.hpp"
+#include "process/nvidia_gpus.hpp"
 #include "process/seccomp_filter.hpp"
 
 #include <fcntl.h>
@@ -204,10 +205,9 @@ std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const 
     std::vector<std::string> argv{
         bwrap.string(), "--unshare-all", "--die-with-parent", "--new-session", "--proc", "/proc", "--dev", "/dev"};
     std::error_code error;
-    // The GPU: /dev/nvidia0..., nvidiactl, nvidia-uvm, nvidia-caps/ (MIG), and /dev/dri.
-    for (const auto& entry : std::filesystem::directory_iterator("/dev", error))
-        if (starts_with(entry.path().filename().string(), "nvidia"))
-            argv.insert(argv.end(), {"--dev-bind", entry.path().string(), entry.path().string()});
+    // The GPU: /dev/nvidia0... (or the policy's one), nvidiactl, nvidia-uvm, nvidia-caps/ (MIG), and /dev/dri.
+    for (const auto& node : nvidia_device_nodes("/dev", policy.gpu_minor))
+        argv.insert(argv.end(), {"--dev-bind", node.string(), node.string()});
     if (std::filesystem::exists("/dev/dri", error)) argv.insert(argv.end(), {"--dev-bind", "/dev/dri", "/dev/dri"});
     // The system, read-only: folders as binds, merged-/usr links as links.
     std::vector<sandbox_bind> system;

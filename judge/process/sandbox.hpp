@@ -51,6 +51,8 @@ struct sandbox_policy {
     std::vector<std::filesystem::path> hidden;
     // Where the command starts (made, empty, where no bind holds it); empty: /tmp.
     std::filesystem::path workdir;
+    // The one GPU whose node (/dev/nvidia<minor>) is bound, of the GPUs' own nodes; none: all of them.
+    std::optional<int> gpu_minor;
 };
 
 // The limits a policy's command runs under (its rlimits with RLIMIT_FSIZE = the scratch size).

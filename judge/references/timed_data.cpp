@@ -1,5 +1,6 @@
 #include "references/timed_data.hpp"
 
+#include "base/problem_error.hpp"
 #include "checks/test_data.hpp"
 #include "runner/channel.hpp"
 #include "spec/output_file.hpp"
@@ -150,6 +151,20 @@ void keep_distinguishable(const problem_spec& spec, std::vector<choice>& choices
     }
 }
 
+// Variants a test gets when none tells its data apart: a full first round, then one of the second.
+std::size_t variants_tried(std::size_t wanted) {
+    return (wanted - 1) * kRounds.front().size() + 1;
+}
+
+// A benchmark that a solve could pass by writing the known answer without reading its inputs: the
+// timed runs would time nothing. The problem is at fault (validate --run reports it), not a submission.
+problem_error predictable(const problem_spec& spec, const test_spec& test, const std::string& why) {
+    return problem_error(fmt::format(
+        "{}:{}: benchmark '{}': {}, so a solve that writes its answer without reading its inputs would pass "
+        "every timed run; give it data whose answer depends on them",
+        spec.yaml_path, test.line, test.name, why));
+}
+
 }  // namespace
 
 std::mt19937_64 fresh_secret() {
@@ -177,10 +192,7 @@ std::vector<timed_test_data> choose_timed_data(const problem_spec& spec, const s
         ch.chosen.push_back({own_data(test)});
         ch.outputs.push_back(read_outputs(own_paths[t], spec, test.scalars));
         if (ch.inputs.empty())
-            spdlog::warn(
-                "{}: every input is constant here and in the problem's generators; its timed runs use its own "
-                "data only",
-                test.name);
+            throw predictable(spec, test, "every input is constant here and in the problem's generators");
     }
     for (std::size_t round = 0; round < kRounds.size(); ++round) {
         std::vector<reference_outputs::item> candidates;
@@ -199,8 +211,13 @@ std::vector<timed_test_data> choose_timed_data(const problem_spec& spec, const s
     for (choice& ch : choices) {
         // Variants the tolerance cannot tell apart (a mean of 100M values moves little when a few
         // change) still vary the data of the timed runs, and the floor (see benchmarking) refuses
-        // an impossible time.
+        // an impossible time. But one answer must not pass them all.
         const test_spec& test = spec.tests.at(static_cast<std::size_t>(ch.index));
+        if (wanted > 1 && ch.chosen.size() < 2)
+            throw predictable(spec, test,
+                              fmt::format("none of {} variants of its data (16 to 65536 elements changed) "
+                                          "changes its expected outputs beyond the tolerance",
+                                          variants_tried(wanted)));
         if (ch.chosen.size() < wanted && !ch.spare.empty())
             spdlog::info("{}: some timed data sets' outputs match another's within tolerance", test.name);
         for (std::size_t s = 0; ch.chosen.size() < wanted && s < ch.spare.size(); ++s) {

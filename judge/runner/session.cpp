@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <mutex>
 
 namespace gpujudge {
 
@@ -140,6 +141,7 @@ sandbox_policy runner_policy(const runner_settings& settings, const problem_spec
             policy.writable.push_back({std::filesystem::absolute(folder), {}});
     }
     if (settings.python) add_python(*settings.python, policy);
+    if (const auto gpu = given_gpu(settings)) policy.gpu_minor = gpu->minor;
     // The judge's own folders stay unseen even where a bind holds them; the prepared Python and the
     // kept kernels, bound deeper, are mounted over the cover.
     policy.hidden = settings.hidden;
@@ -793,7 +795,22 @@ void runner_session::write_references(const reference_job& asked) {
 
 std::vector<std::pair<std::string, std::string>> runner_environment(const runner_settings& settings) {
     if (!settings.gpu) return {};
-    return {{"CUDA_DEVICE_ORDER", "PCI_BUS_ID"}, {"CUDA_VISIBLE_DEVICES", std::to_string(*settings.gpu)}};
+    const auto gpu = given_gpu(settings);
+    return {{"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
+            {"CUDA_VISIBLE_DEVICES", gpu ? gpu->uuid : std::to_string(*settings.gpu)}};
+}
+
+std::optional<nvidia_gpu> given_gpu(const runner_settings& settings) {
+    if (!settings.gpu) return std::nullopt;
+    const auto gpus = nvidia_gpus(settings.gpu_listing);
+    if (*settings.gpu >= 0 && static_cast<std::size_t>(*settings.gpu) < gpus.size())
+        return gpus[static_cast<std::size_t>(*settings.gpu)];
+    static std::once_flag warned;  // once a process, not once a runner
+    std::call_once(warned, [&] {
+        spdlog::warn("GPU {} is not among the {} that {} lists: its runners can open every GPU's device node",
+                     *settings.gpu, gpus.size(), settings.gpu_listing.string());
+    });
+    return std::nullopt;
 }
 
 runner_settings runner_for(const runner_settings& base, const std::filesystem::path& source) {

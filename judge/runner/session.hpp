@@ -4,6 +4,7 @@
 #include "base/progress.hpp"
 #include "base/temp_dir.hpp"
 #include "checks/verdict.hpp"
+#include "process/nvidia_gpus.hpp"
 #include "runner/process.hpp"
 #include "runner/protocol.hpp"
 #include "spec/problem_spec.hpp"
@@ -48,11 +49,13 @@ struct runner_settings {
     bool sandbox = true;
     // Folders the launcher writes its report into: bound writable in the sandbox, at their own path.
     std::vector<std::filesystem::path> launcher_writable;
-    // The one GPU the runner sees (a worker of `grade`), by nvidia-smi's number: it starts with
-    // CUDA_VISIBLE_DEVICES=<gpu> and CUDA_DEVICE_ORDER=PCI_BUS_ID (CUDA's own default order, fastest
-    // first, may number GPUs otherwise than nvidia-smi does) in its environment, inside the sandbox
-    // too, over the judge's own. None: the judge's environment decides.
+    // The one GPU the runner sees (a worker of `grade`), by nvidia-smi's number (PCI bus order; CUDA's
+    // own default order, fastest first, may number GPUs otherwise): it starts with CUDA_VISIBLE_DEVICES
+    // naming that GPU's UUID (its number where the driver's listing lacks it), over the judge's own, and
+    // in the sandbox that GPU's device node is the only one of the GPUs' nodes bound. None: the judge's
+    // environment decides.
     std::optional<int> gpu;
+    std::filesystem::path gpu_listing = "/proc/driver/nvidia/gpus";  // where the driver lists the GPUs
     // A Python solution's runner (runner/python_host.hpp): which Python, and the learner's path of the
     // file (tracebacks name it).
     struct python_runner {
@@ -69,6 +72,10 @@ struct runner_settings {
     // would show them (a Python installed beside them binds their parent).
     std::vector<std::filesystem::path> hidden;
 };
+
+// The GPU a runner is given (runner_settings::gpu) as the driver lists it, or none where the listing
+// lacks it (no NVIDIA driver here).
+std::optional<nvidia_gpu> given_gpu(const runner_settings& settings);
 
 // The variables a runner starts with over the judge's environment (see runner_settings::gpu).
 std::vector<std::pair<std::string, std::string>> runner_environment(const runner_settings& settings);
