@@ -353,8 +353,8 @@ std::string forced_header(const problem_spec& spec, const std::string& function)
         spec.slug, spec.prototype(function), function, types, function);
 }
 
-// A Python solution is "compiled" by the runner, which imports it (runner/python_host.hpp). Here it is
-// copied into the cache under its content's hash, so that what runs is what was hashed, whatever
+// A Python solution is "compiled" by the runner, which imports it (runner_program/python_host.hpp). Here
+// it is copied into the cache under its content's hash, so that what runs is what was hashed, whatever
 // happens to the learner's file meanwhile.
 compile_result stage_python(const std::filesystem::path& source, const compiler_settings& settings) {
     compile_result result;

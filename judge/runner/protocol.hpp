@@ -33,7 +33,8 @@ enum class runner_backend { device, host };
 
 // ---- judge → runner ----
 
-// How the runner starts Python for a .py submission (runner/python_host.hpp); an empty library: none.
+// How the runner starts Python for a .py submission (runner_program/python_host.hpp); an empty
+// library: none.
 struct python_load {
     std::string library, home;
     std::vector<std::string> path;

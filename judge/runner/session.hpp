@@ -56,8 +56,8 @@ struct runner_settings {
     // environment decides.
     std::optional<int> gpu;
     std::filesystem::path gpu_listing = "/proc/driver/nvidia/gpus";  // where the driver lists the GPUs
-    // A Python solution's runner (runner/python_host.hpp): which Python, and the learner's path of the
-    // file (tracebacks name it).
+    // A Python solution's runner (runner_program/python_host.hpp): which Python, and the learner's path
+    // of the file (tracebacks name it).
     struct python_runner {
         python_install install;
         std::filesystem::path shown;

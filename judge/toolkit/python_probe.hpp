@@ -1,7 +1,8 @@
 #pragma once
 // The Python that judges .py solutions: $GPUJUDGE_PYTHON, else the first of `python3` on PATH and
 // /usr/bin/python3 that has torch. Probed once per process (kept in the judge's cache between processes), without
-// importing torch (that alone takes a second or two); what the runner needs to embed it (runner/python_host.hpp).
+// importing torch (that alone takes a second or two); what the runner needs to embed it
+// (runner_program/python_host.hpp).
 #include <filesystem>
 #include <string>
 #include <vector>

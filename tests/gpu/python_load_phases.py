@@ -1,6 +1,6 @@
 # Where a Python runner's load goes (issue 18, the kept-kernel submit): the steps of
-# judge/runner/python_bootstrap.py one after the other, in a fresh interpreter that reads the judge's
-# prepared bytecode, as the runner does. Run once per line of output:
+# judge/runner_program/python_bootstrap.py one after the other, in a fresh interpreter that reads the
+# judge's prepared bytecode, as the runner does. Run once per line of output:
 #   python3 -X pycache_prefix=$GPUJUDGE_CACHE_DIR/python-prepared/<key>/bytecode \
 #       tests/gpu/python_load_phases.py $GPUJUDGE_CACHE_DIR/python-prepared/<key>
 import json

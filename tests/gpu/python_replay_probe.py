@@ -1,6 +1,6 @@
 # Whether a Python solve can be captured into a CUDA graph the way the runner's bootstrap does it
-# (judge/runner/python_bootstrap.py, _Replays), with the legacy stream busy as the held-back clock
-# keeps it: python3 tests/gpu/python_replay_probe.py solutions/reduction/triton.py ...
+# (judge/runner_program/python_bootstrap.py, _Replays), with the legacy stream busy as the held-back
+# clock keeps it: python3 tests/gpu/python_replay_probe.py solutions/reduction/triton.py ...
 import importlib.util
 import sys
 import time

@@ -12,7 +12,8 @@ namespace {
 
 // After the file's name: "(12): error: text" (nvcc) or ":12:5: error: text" (gcc, clang).
 const std::regex kLocation(R"(^(?:\((\d+)\)|:(\d+)(?::\d+)?):\s*(?:fatal\s+)?(error|warning)[^:]*:\s*(.*)$)");
-// After a Python file's name: ":6: SyntaxError: text" (the runner's compile error, judge/runner/python_bootstrap.py).
+// After a Python file's name: ":6: SyntaxError: text" (the runner's compile error,
+// judge/runner_program/python_bootstrap.py).
 const std::regex kPythonLocation(R"(^:(\d+):\s*([A-Za-z_][\w.]*(?:Error|Exception|Warning|Exit)):?\s*(.*)$)");
 // A traceback's frame: '  File "<path>", line 3, in <module>'; the path is compared apart.
 const std::regex kFrame(R"re(^\s+File "(.*)", line (\d+)(?:, in .*)?$)re");

@@ -1,4 +1,4 @@
-#include "runner/python_host.hpp"
+#include "runner_program/python_host.hpp"
 
 #include <dlfcn.h>
 #include <fmt/format.h>
