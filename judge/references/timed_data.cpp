@@ -157,12 +157,12 @@ std::size_t variants_tried(std::size_t wanted) {
 }
 
 // A benchmark that a solve could pass by writing the known answer without reading its inputs: the
-// timed runs would time nothing. The problem is at fault (validate --run reports it), not a submission.
-problem_error predictable(const problem_spec& spec, const test_spec& test, const std::string& why) {
-    return problem_error(fmt::format(
+// timed runs would time nothing but what the floor refuses.
+std::string predictable(const problem_spec& spec, const test_spec& test, const std::string& why) {
+    return fmt::format(
         "{}:{}: benchmark '{}': {}, so a solve that writes its answer without reading its inputs would pass "
         "every timed run; give it data whose answer depends on them",
-        spec.yaml_path, test.line, test.name, why));
+        spec.yaml_path, test.line, test.name, why);
 }
 
 }  // namespace
@@ -192,7 +192,8 @@ std::vector<timed_test_data> choose_timed_data(const problem_spec& spec, const s
         ch.chosen.push_back({own_data(test)});
         ch.outputs.push_back(read_outputs(own_paths[t], spec, test.scalars));
         if (ch.inputs.empty())
-            throw predictable(spec, test, "every input is constant here and in the problem's generators");
+            throw problem_error(
+                predictable(spec, test, "every input is constant here and in the problem's generators"));
     }
     for (std::size_t round = 0; round < kRounds.size(); ++round) {
         std::vector<reference_outputs::item> candidates;
@@ -211,13 +212,15 @@ std::vector<timed_test_data> choose_timed_data(const problem_spec& spec, const s
     for (choice& ch : choices) {
         // Variants the tolerance cannot tell apart (a mean of 100M values moves little when a few
         // change) still vary the data of the timed runs, and the floor (see benchmarking) refuses
-        // an impossible time. But one answer must not pass them all.
+        // an impossible time. Where no variant moved the answer at all, one answer passes them all: said
+        // aloud, not refused, since a count of rare values (1000 matches in 100M) moves in some draws and
+        // not in others (count_array_element on an H200), and a problem error would come and go with them.
         const test_spec& test = spec.tests.at(static_cast<std::size_t>(ch.index));
         if (wanted > 1 && ch.chosen.size() < 2)
-            throw predictable(spec, test,
-                              fmt::format("none of {} variants of its data (16 to 65536 elements changed) "
-                                          "changes its expected outputs beyond the tolerance",
-                                          variants_tried(wanted)));
+            spdlog::warn(predictable(spec, test,
+                                     fmt::format("none of {} variants of its data (16 to 65536 elements changed) "
+                                                 "changes its expected outputs beyond the tolerance",
+                                                 variants_tried(wanted))));
         if (ch.chosen.size() < wanted && !ch.spare.empty())
             spdlog::info("{}: some timed data sets' outputs match another's within tolerance", test.name);
         for (std::size_t s = 0; ch.chosen.size() < wanted && s < ch.spare.size(); ++s) {

@@ -2,7 +2,7 @@
 // Mistake (a cheat): writes the short-window benchmark's answer without reading its input. The answer for
 // the benchmark's own data is known, 98 (problem.yaml gives its seed), but the timed runs' variants, other
 // data of the same size, have other answers. With window = 3 the answer was 30, the largest possible, in
-// every variant, and this passed: a benchmark like that is now a problem error (validate --run says so).
+// every variant, and this passed: timing a benchmark like that now warns so, naming its problem.yaml line.
 #define solve single_block_shared_solve
 #include "single_block_shared.cu"
 #undef solve
