@@ -332,7 +332,7 @@ TEST_CASE("a runner given a GPU sees it alone through its environment, sandboxed
     context.runner.sandbox = false;
     CHECK(seen(context).find("output[0]: expected 6.5, got 1103") != std::string::npos);
     unsetenv("CUDA_VISIBLE_DEVICES");
-    CHECK(runner_environment(context.runner) ==
+    CHECK(runner_environment(context.runner, given_gpu(context.runner)) ==
           std::vector<std::pair<std::string, std::string>>{{"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
                                                            {"CUDA_VISIBLE_DEVICES", "3"}});
 }

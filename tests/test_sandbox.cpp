@@ -140,13 +140,15 @@ TEST_CASE("a runner given a GPU is bound its node alone and named it by UUID", "
     settings.gpu = 1;  // nvidia-smi's GPU 1: the second by bus, whose node is /dev/nvidia0
     REQUIRE(given_gpu(settings));
     CHECK(given_gpu(settings)->minor == 0);
-    CHECK(runner_environment(settings) == std::vector<std::pair<std::string, std::string>>{
-                                              {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
-                                              {"CUDA_VISIBLE_DEVICES", "GPU-ef43b9be-2fa5-322c-247e-c982eedb0760"}});
+    CHECK(
+        runner_environment(settings, given_gpu(settings)) ==
+        std::vector<std::pair<std::string, std::string>>{
+            {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"}, {"CUDA_VISIBLE_DEVICES", "GPU-ef43b9be-2fa5-322c-247e-c982eedb0760"}});
     settings.gpu = 3;  // not listed: its number, and every node
     CHECK_FALSE(given_gpu(settings));
-    CHECK(runner_environment(settings) == std::vector<std::pair<std::string, std::string>>{
-                                              {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"}, {"CUDA_VISIBLE_DEVICES", "3"}});
+    CHECK(runner_environment(settings, given_gpu(settings)) ==
+          std::vector<std::pair<std::string, std::string>>{{"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
+                                                           {"CUDA_VISIBLE_DEVICES", "3"}});
 }
 
 TEST_CASE("a file is taken out of a sandbox's folder only as a regular file, never through a link", "[sandbox]") {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <ctime>
+#include <future>
 #include <mutex>
 #include <thread>
 
@@ -98,8 +99,12 @@ TEST_CASE("the other threads' CPU time is unknown where a thread ended or the th
     CHECK(std::isinf(other_threads_used(before, {{}, false})));  // /proc/self/task could not be read
     CHECK(std::isinf(other_threads_used({{}, false}, before)));
 
-    std::thread brief([] { spin_for(std::chrono::milliseconds(1)); });
+    // The thread lives until the first reading is taken: on a loaded machine a thread that ran off on
+    // its own had ended before it, and was never listed.
+    std::promise<void> read;
+    std::thread brief([seen = read.get_future()] { seen.wait(); });
     const thread_cpu_reading with_it = read_thread_cpu();
+    read.set_value();
     brief.join();
     CHECK(std::isinf(other_threads_used(with_it, read_thread_cpu())));
 }

@@ -21,13 +21,16 @@ std::string field(const std::string& text, const std::string& key) {
     return "";
 }
 
+// `text` as a whole number, if it is one that fits an int (at most 9 digits, nothing else).
+std::optional<int> small_number(const std::string& text) {
+    if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    return std::stoi(text);
+}
+
 // The number of a GPU's own node ("nvidia3": 3); none for the shared ones ("nvidiactl", "nvidia-uvm").
 std::optional<int> gpu_node_number(const std::string& name) {
-    const std::string digits = name.substr(std::string("nvidia").size());
-    if (digits.empty() || digits.size() > 9 ||
-        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        return std::nullopt;
-    return std::stoi(digits);
+    return small_number(name.substr(std::string("nvidia").size()));
 }
 
 }  // namespace
@@ -38,13 +41,9 @@ std::vector<nvidia_gpu> nvidia_gpus(const std::filesystem::path& listing) {
     for (const auto& entry : std::filesystem::directory_iterator(listing, error)) {
         const auto text = read_file_text(entry.path() / "information");
         if (!text) continue;
-        nvidia_gpu gpu{entry.path().filename().string(), field(*text, "GPU UUID"), -1};
-        const std::string minor = field(*text, "Device Minor");
-        if (gpu.uuid.empty() || minor.empty() || minor.size() > 9 ||
-            minor.find_first_not_of("0123456789") != std::string::npos)
-            continue;
-        gpu.minor = std::stoi(minor);
-        gpus.push_back(gpu);
+        const auto minor = small_number(field(*text, "Device Minor"));
+        const nvidia_gpu gpu{entry.path().filename().string(), field(*text, "GPU UUID"), minor.value_or(-1)};
+        if (!gpu.uuid.empty() && minor) gpus.push_back(gpu);
     }
     std::sort(gpus.begin(), gpus.end(), [](const nvidia_gpu& a, const nvidia_gpu& b) { return a.bus < b.bus; });
     return gpus;

@@ -151,11 +151,6 @@ void keep_distinguishable(const problem_spec& spec, std::vector<choice>& choices
     }
 }
 
-// Variants a test gets when none tells its data apart: a full first round, then one of the second.
-std::size_t variants_tried(std::size_t wanted) {
-    return (wanted - 1) * kRounds.front().size() + 1;
-}
-
 // A benchmark that a solve could pass by writing the known answer without reading its inputs: the
 // timed runs would time nothing but what the floor refuses.
 std::string predictable(const problem_spec& spec, const test_spec& test, const std::string& why) {
@@ -216,11 +211,12 @@ std::vector<timed_test_data> choose_timed_data(const problem_spec& spec, const s
         // aloud, not refused, since a count of rare values (1000 matches in 100M) moves in some draws and
         // not in others (count_array_element on an H200), and a problem error would come and go with them.
         const test_spec& test = spec.tests.at(static_cast<std::size_t>(ch.index));
+        // With its own data alone kept, every variant made for the test is a spare.
         if (wanted > 1 && ch.chosen.size() < 2)
             spdlog::warn(predictable(spec, test,
                                      fmt::format("none of {} variants of its data (16 to 65536 elements changed) "
                                                  "changes its expected outputs beyond the tolerance",
-                                                 variants_tried(wanted))));
+                                                 ch.spare.size())));
         if (ch.chosen.size() < wanted && !ch.spare.empty())
             spdlog::info("{}: some timed data sets' outputs match another's within tolerance", test.name);
         for (std::size_t s = 0; ch.chosen.size() < wanted && s < ch.spare.size(); ++s) {

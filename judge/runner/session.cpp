@@ -110,7 +110,7 @@ void add_python(const runner_settings::python_runner& python, sandbox_policy& po
 // folders its report goes to (writable). Nothing of the data folder (the history), the cache, the
 // home folder or the judge's other temporary folders.
 sandbox_policy runner_policy(const runner_settings& settings, const problem_spec& spec,
-                             const std::filesystem::path& stage) {
+                             const std::filesystem::path& stage, const std::optional<nvidia_gpu>& gpu) {
     sandbox_policy policy;
     // The scratch folder's size (and the largest file): 1 GiB, or $GPUJUDGE_SANDBOX_SCRATCH_MB.
     if (const char* text = std::getenv("GPUJUDGE_SANDBOX_SCRATCH_MB"); text && *text) {
@@ -141,7 +141,7 @@ sandbox_policy runner_policy(const runner_settings& settings, const problem_spec
             policy.writable.push_back({std::filesystem::absolute(folder), {}});
     }
     if (settings.python) add_python(*settings.python, policy);
-    if (const auto gpu = given_gpu(settings)) policy.gpu_minor = gpu->minor;
+    if (gpu) policy.gpu_minor = gpu->minor;
     // The judge's own folders stay unseen even where a bind holds them; the prepared Python and the
     // kept kernels, bound deeper, are mounted over the cover.
     policy.hidden = settings.hidden;
@@ -207,16 +207,17 @@ runner_session::runner_session(const problem_spec& spec, const runner_settings& 
       work_("run"),
       interrupt_fd_(eventfd(0, EFD_CLOEXEC)),
       post_call_allowance_ms_(post_call_allowance_ms(spec)) {
+    const auto gpu = given_gpu(settings);  // read once: the policy binds its node, the environment names it
     std::optional<sandbox_policy> policy;
     if (settings.sandbox) {
         require_sandbox();
         stage_.emplace("sandbox");
         for (const char* part : {"lib", "out"}) std::filesystem::create_directory(stage_->path() / part);
-        policy = runner_policy(settings, spec, stage_->path());
+        policy = runner_policy(settings, spec, stage_->path(), gpu);
     }
     process_ = std::make_unique<runner_process>(settings.runner_exe, hello_for(spec, settings), work_.path(),
                                                 largest_outputs_bytes(spec), settings.launcher, policy,
-                                                runner_environment(settings));
+                                                runner_environment(settings, gpu));
     if (settings.backend == runner_backend::host) device_read_ = true;
 }
 
@@ -793,9 +794,9 @@ void runner_session::write_references(const reference_job& asked) {
     throw problem_error(fmt::format("{}: {}", (spec_.dir / "reference.cpp").string(), *failure));
 }
 
-std::vector<std::pair<std::string, std::string>> runner_environment(const runner_settings& settings) {
+std::vector<std::pair<std::string, std::string>> runner_environment(const runner_settings& settings,
+                                                                    const std::optional<nvidia_gpu>& gpu) {
     if (!settings.gpu) return {};
-    const auto gpu = given_gpu(settings);
     return {{"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
             {"CUDA_VISIBLE_DEVICES", gpu ? gpu->uuid : std::to_string(*settings.gpu)}};
 }

@@ -77,8 +77,10 @@ struct runner_settings {
 // lacks it (no NVIDIA driver here).
 std::optional<nvidia_gpu> given_gpu(const runner_settings& settings);
 
-// The variables a runner starts with over the judge's environment (see runner_settings::gpu).
-std::vector<std::pair<std::string, std::string>> runner_environment(const runner_settings& settings);
+// The variables a runner starts with over the judge's environment (see runner_settings::gpu), for
+// the GPU given_gpu found for it.
+std::vector<std::pair<std::string, std::string>> runner_environment(const runner_settings& settings,
+                                                                    const std::optional<nvidia_gpu>& gpu);
 
 // The runner for `source`: `base`, with Python set up for a .py file. Throws environment_error
 // when no Python can judge it.
