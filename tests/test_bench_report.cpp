@@ -54,6 +54,19 @@ TEST_CASE("the bench table marks and explains times not taken from held-back eve
         CHECK(figure.at("blocking") == false);
         CHECK(figure.at("unblocked_because") == "call 2 waited on the device while held back");
     }
+    SECTION("held back and charged for solve's host time: marked, with the charge per run") {
+        bench_report report = one_entry(false, true);
+        bench_figures& f = report.entries.back().figures.back();
+        f.solve_charge_us = 4.3;
+        f.solve_median_us = 17.5;
+        const std::string text = bench_markdown(report);
+        CHECK(text.find("| 131.6 (host charged) |") != std::string::npos);
+        CHECK(text.find("\n(host charged): solve spent longer on the host than its kernels and one launch") !=
+              std::string::npos);
+        CHECK(text.find("\n  x.cu at N = 100M: 4.3 us of solve's 17.5 us on the host\n") != std::string::npos);
+        CHECK(text.find("(unblocked)") == std::string::npos);
+        CHECK(bench_json(report).at("entries").at(0).at("figures").at(0).at("solve_charge_us") == 4.3);
+    }
 }
 
 TEST_CASE("GB/s and GFLOP/s come from the problem's metrics at the test's sizes", "[bench]") {

@@ -129,7 +129,8 @@ TEST_CASE("validate --run holds a cheat to any verdict but accepted", "[runner][
           "declared rejected, judged no_device (no CUDA device)");
 }
 
-TEST_CASE("validate --run holds a time cheat to benchmarks timed unblocked or by the host clock", "[runner][cause]") {
+TEST_CASE("validate --run holds a time cheat to benchmarks timed unblocked, by the host clock or charged its host time",
+          "[runner][cause]") {
     solution_file cheat;
     cheat.path = "hides_work.cu";
     cheat.expected = verdict::accepted;
@@ -152,6 +153,9 @@ TEST_CASE("validate --run holds a time cheat to benchmarks timed unblocked or by
     figures.host_clock = true;  // held back, but what hid from the events was seen
     CHECK_FALSE(declaration_mismatch(cheat, result));
     figures.host_clock = false;
+    figures.solve_charge_us = 62.0;  // held back, charged for solve's host work
+    CHECK_FALSE(declaration_mismatch(cheat, result));
+    figures.solve_charge_us = 0;
     CHECK(declaration_mismatch(cheat, result).value_or("") ==
           "declared timed unblocked, but 'N = 50000' was timed held back, by the events alone (6.8 us)");
     cheat.timed_unblocked = false;  // an honest file may be timed any way

@@ -36,9 +36,11 @@ struct timed_result {
     sample_stats stats;           // of the times that count (see clock_choice.hpp)
     double host_overhead_ms = 0;  // taken off every host reading: an empty call's (from the release, held back)
     bool host_clock = false;      // work hid from the events, so the host clock timed the run
-    // Calls were held back until queued, so launch latency was not timed. False when solve
-    // synchronises or spends longer on the host than its events last (see clock_choice.hpp).
+    // Calls were held back until queued, so launch latency was not timed. False when solve synchronises,
+    // or work hid from the events or ran on another thread (see clock_choice.hpp).
     bool blocking = true;
+    // Held back, the median call's charge for solve's host time past its events and one launch.
+    double solve_charge_ms = 0;
     std::string unblocked_because;  // why calls stopped being held back, with the figures that decided it
 };
 

@@ -21,10 +21,11 @@ bool other_threads_worked(const std::vector<clock_reading>& readings) {
     return median_of(readings, &clock_reading::other_threads_ms) > kOtherThreadsSlackMs;
 }
 
-// What solve's host time may reach, held back: its events' time and one launch, at most as long.
+// What solve's host time may reach, held back, before the rest is charged: its events' time and one
+// launch. Not at most the events' time again: a pad that lengthens a tiny kernel would then lengthen
+// its allowance twice as fast, and read faster.
 double solve_allowance_ms(const std::vector<clock_reading>& readings) {
-    const double event_ms = median_of(readings, &clock_reading::event_ms);
-    return event_ms + std::min(event_ms, median_of(readings, &clock_reading::launch_ms));
+    return median_of(readings, &clock_reading::event_ms) + median_of(readings, &clock_reading::launch_ms);
 }
 
 // Held back, how far the host clock may read past the events.
@@ -32,30 +33,28 @@ double held_slack_ms(double event_ms) {
     return kHeldRelativeSlack * event_ms + kHeldAbsoluteSlackMs;
 }
 
-// The first rule of held-back calls that a call broke, each call judged by all of them at once: each
-// rule's median alone would let a run break each rule in a different minority of its calls. The host
-// clock is held to the call's own events: the run's median would leave a long kernel's slower calls
-// outside the slack, and let a fast call hide work up to the median.
-enum class broken_rule { none, other_threads, host_clock, solve_host };
+// The first rule of held-back calls that a call broke, each call judged by both at once: each rule's
+// median alone would let a run break each rule in a different minority of its calls. The host clock is
+// held to the call's own events: the run's median would leave a long kernel's slower calls outside the
+// slack, and let a fast call hide work up to the median.
+enum class broken_rule { none, other_threads, host_clock };
 
-broken_rule rule_broken(const clock_reading& r, double solve_limit_ms) {
+broken_rule rule_broken(const clock_reading& r) {
     if (r.other_threads_ms > kOtherThreadsSlackMs) return broken_rule::other_threads;
     if (r.host_ms > r.event_ms + held_slack_ms(r.event_ms)) return broken_rule::host_clock;
-    if (r.solve_ms >= solve_limit_ms) return broken_rule::solve_host;
     return broken_rule::none;
 }
 
 struct broken_calls {
-    int other_threads = 0, host_clock = 0, solve_host = 0;  // calls, by the first rule each broke
+    int other_threads = 0, host_clock = 0;  // calls, by the first rule each broke
     int unknown = 0;  // of those by other threads, the calls whose reading could not be taken (infinite)
-    int total() const { return other_threads + host_clock + solve_host; }
+    int total() const { return other_threads + host_clock; }
 };
 
 broken_calls calls_broken(const std::vector<clock_reading>& readings) {
-    const double solve_limit_ms = solve_allowance_ms(readings);
     broken_calls broken;
     for (const auto& r : readings) {
-        switch (rule_broken(r, solve_limit_ms)) {
+        switch (rule_broken(r)) {
             case broken_rule::other_threads:
                 ++broken.other_threads;
                 if (!std::isfinite(r.other_threads_ms)) ++broken.unknown;
@@ -63,14 +62,20 @@ broken_calls calls_broken(const std::vector<clock_reading>& readings) {
             case broken_rule::host_clock:
                 ++broken.host_clock;
                 break;
-            case broken_rule::solve_host:
-                ++broken.solve_host;
-                break;
             case broken_rule::none:
                 break;
         }
     }
     return broken;
+}
+
+// Each call's host time in solve past the run's allowance.
+std::vector<double> solve_charges(const std::vector<clock_reading>& readings) {
+    const double allowance_ms = solve_allowance_ms(readings);
+    std::vector<double> charges;
+    charges.reserve(readings.size());
+    for (const auto& r : readings) charges.push_back(std::max(0.0, r.solve_ms - allowance_ms));
+    return charges;
 }
 
 }  // namespace
@@ -96,14 +101,19 @@ std::vector<double> call_times(const std::vector<clock_reading>& readings, bool 
 }
 
 std::vector<double> held_call_times(const std::vector<clock_reading>& readings) {
-    const double solve_limit_ms = solve_allowance_ms(readings);
+    const std::vector<double> charges = solve_charges(readings);
     std::vector<double> times;
     times.reserve(readings.size());
-    for (const auto& r : readings) {
+    for (std::size_t i = 0; i < readings.size(); ++i) {
+        const clock_reading& r = readings[i];
         const double hidden_ms = r.solve_ms + r.other_threads_ms + std::max(0.0, r.host_ms - r.event_ms);
-        times.push_back(rule_broken(r, solve_limit_ms) == broken_rule::none ? r.event_ms : r.event_ms + hidden_ms);
+        times.push_back(rule_broken(r) == broken_rule::none ? r.event_ms + charges[i] : r.event_ms + hidden_ms);
     }
     return times;
+}
+
+double solve_charge_ms(const std::vector<clock_reading>& readings) {
+    return summarize(solve_charges(readings)).median;
 }
 
 bool may_hold_back(const std::vector<clock_reading>& readings) {
@@ -121,22 +131,14 @@ std::string why_not_held_back(const std::vector<clock_reading>& readings) {
     if (work_hid_from_events(readings, true))
         return fmt::format("the host clock's median, {:.1f} us, exceeded the events' {:.1f} us over {} calls",
                            1e3 * median_of(readings, &clock_reading::host_ms), event_us, readings.size());
-    const double allowance_ms = solve_allowance_ms(readings);
-    const double launch_us = 1e3 * allowance_ms - event_us;
-    if (const double solve_ms = median_of(readings, &clock_reading::solve_ms); solve_ms >= allowance_ms)
-        return fmt::format(
-            "solve's median host time, {:.1f} us, reached its events' {:.1f} us and one launch's {:.1f} us "
-            "over {} calls",
-            1e3 * solve_ms, event_us, launch_us, readings.size());
     const broken_calls broken = calls_broken(readings);
     if (broken.unknown > 0)
         return fmt::format("the runner's other threads could not be read in {} of {} calls", broken.unknown,
                            readings.size());
     return fmt::format(
         "{} of {} calls broke a rule of held-back calls, though no rule's median did: {} by other threads' CPU, "
-        "{} by the host clock, {} by solve's host time (its limit {:.1f} us)",
-        broken.total(), readings.size(), broken.other_threads, broken.host_clock, broken.solve_host,
-        1e3 * allowance_ms);
+        "{} by the host clock",
+        broken.total(), readings.size(), broken.other_threads, broken.host_clock);
 }
 
 bool warm_up_stops_holding_back(const std::vector<clock_reading>& readings) {

@@ -41,30 +41,36 @@ bool work_hid_from_events(const std::vector<clock_reading>& readings, bool held_
 // Each call's time: its event time, or when the run hid work, the later of its two clocks.
 std::vector<double> call_times(const std::vector<clock_reading>& readings, bool host_clock);
 
-// Each call's time in a held-back run: its event time, or for a call that broke a rule of held-back
-// calls (may_hold_back), the most it can have taken: its events, solve's host time, the other threads'
-// CPU and the host clock's time past the events. A minority of calls that cheat then rank above the
-// honest ones instead of pulling the median down.
+// Each call's time in a held-back run: its event time and solve's host time past the allowance below,
+// or for a call that broke a rule of held-back calls (may_hold_back), the most it can have taken: its
+// events, solve's host time, the other threads' CPU and the host clock's time past the events. A
+// minority of calls that cheat then rank above the honest ones instead of pulling the median down.
+//
+// While held, no kernel of solve's can run: the hold takes every SM before solve is called. What can
+// still run is the copy engines and the CPU: solve may copy its inputs to the host, compute there and
+// copy the answer back (solutions/max_subarray_sum/host_computes_during_solve.cu). So solve's host time
+// is allowed the run's median event time and one launch, the hold's own median launch time (6-8 µs on
+// the H100), and what a call spends past that is added to its time: a call counts max(events, solve's
+// host time less one launch). A launch is what a one-kernel solve spends on the host (4.5 µs back to
+// back on the H100, 10-13 µs with the caches cold): kernels shorter than their launch are timed by their
+// events, and host work can stand in for at most the events' time and one launch. Charged, not a reason
+// to time the run unblocked, as it was: a kernel at the old allowance (rms_normalization's cooperative
+// launch, 13.2 µs on the host for 6.4 µs) read 6.5 µs in one run and 18.5 µs in the next, launch latency
+// in, and a pad that lengthened a tiny kernel, and so its allowance, made it read faster.
 std::vector<double> held_call_times(const std::vector<clock_reading>& readings);
 
-// Holding work back until solve returns keeps the host's launch latency out of the events, and with it
-// whatever else solve does on the host. While held, no kernel of solve's can run: the hold takes every
-// SM before solve is called. What can still run is the copy engines and the CPU: solve may copy its
-// inputs to the host, compute there and copy the answer back
-// (solutions/max_subarray_sum/host_computes_during_solve.cu). So a run may be held back only while no
-// work hides from the events and solve's median host time stays below its median event time plus one
-// launch: the hold's own median launch time (6-8 µs on the H100), at most the event time. A launch is
-// what a one-kernel solve spends on the host (4.5 µs back to back on the H100, 10-13 µs with the caches
-// cold), and kernels shorter than that were timed unblocked, launch latency in. Host work can then stand
-// in for at most twice the event time, and a copy to the host and back alone takes longer than the
-// kernels that would do that work. Nor may any other thread of the runner work during a call: a host
-// function solve queues on a stream of its own runs on CUDA's thread after solve returns, through the
-// judge's event record and the hold's release, which no clock reads, and a kernel that waits for its
-// answer would time only the rest (2 us of other threads' CPU per call is allowed: the driver's own).
-// Each call is judged by every rule at once, and the run is held back while fewer than half its calls
-// break any and every other-threads reading could be taken: a rule's median alone would let a run break
-// each rule in a different minority of its calls. Otherwise the run is timed unblocked, from before the
-// call.
+// The median call's charge for solve's host time past its allowance (see held_call_times).
+double solve_charge_ms(const std::vector<clock_reading>& readings);
+
+// Holding work back until solve returns keeps the host's launch latency out of the events. A run may be
+// held back only while no work hides from the events, and no other thread of the runner works during a
+// call: a host function solve queues on a stream of its own runs on CUDA's thread after solve returns,
+// through the judge's event record and the hold's release, which no clock reads, and a kernel that waits
+// for its answer would time only the rest (2 us of other threads' CPU per call is allowed: the driver's
+// own). Each call is judged by both rules at once, and the run is held back while fewer than half its
+// calls break either and every other-threads reading could be taken: a rule's median alone would let a
+// run break each rule in a different minority of its calls. Otherwise the run is timed unblocked, from
+// before the call.
 bool may_hold_back(const std::vector<clock_reading>& readings);
 
 // Why may_hold_back is false for these readings: the rule whose median failed, or the calls that broke

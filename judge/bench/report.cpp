@@ -51,6 +51,7 @@ std::string bench_markdown(const bench_report& report) {
     text += cells(header) + rule(shown(alignment, torch));
     bool any_host_clock = false, baseline_kept = false, torch_kept = false;
     std::string unblocked;  // a line per run timed unblocked: which, and why
+    std::string charged;    // a line per held run charged for solve's host time: which, and how much
     for (const auto& entry : report.entries) {
         const std::string name = entry_name(entry);
         baseline_kept |= entry.baseline && entry.cached;
@@ -66,8 +67,8 @@ std::string bench_markdown(const bench_report& report) {
             }
             text +=
                 cells({name, f.test,
-                       fmt::format("{:.1f}{}{}", f.median_us, f.host_clock ? " (host clock)" : "",
-                                   f.blocking ? "" : " (unblocked)"),
+                       fmt::format("{:.1f}{}{}{}", f.median_us, f.host_clock ? " (host clock)" : "",
+                                   f.blocking ? "" : " (unblocked)", f.solve_charge_us > 0 ? " (host charged)" : ""),
                        fmt::format("{:.0f}", f.gbps), f.gflops > 0 ? fmt::format("{:.1f}", f.gflops) : "",
                        fmt::format("{:.1f}", f.percent_of_peak), speedup_text(f.speedup), speedup_text(f.speedup_torch),
                        std::to_string(f.samples), fmt::format("{:.2f}%", 100 * f.rse)});
@@ -76,6 +77,9 @@ std::string bench_markdown(const bench_report& report) {
                 unblocked += fmt::format(
                     "  {} at {}: {}\n", name, f.test,
                     f.unblocked_because.empty() ? "not recorded (kept from an earlier run)" : f.unblocked_because);
+            if (f.solve_charge_us > 0)
+                charged += fmt::format("  {} at {}: {:.1f} us of solve's {:.1f} us on the host\n", name, f.test,
+                                       f.solve_charge_us, f.solve_median_us);
         }
     }
     if (baseline_kept)
@@ -92,6 +96,12 @@ std::string bench_markdown(const bench_report& report) {
             "Why, per run (a solve that waits on the device needs no cudaDeviceSynchronize() at its end: the "
             "judge synchronises after it):\n" +
             unblocked;
+    if (!charged.empty())
+        text +=
+            "\n(host charged): solve spent longer on the host than its kernels and one launch, time in which the "
+            "copy engines and the CPU can work while its kernels wait. The excess is in the time; the median "
+            "call's, per run:\n" +
+            charged;
     if (any_host_clock)
         text +=
             "\n(host clock): work ran outside the default stream's events, so the host clock timed it, from "

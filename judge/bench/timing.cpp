@@ -161,6 +161,7 @@ bench_figures figures_of(const problem_spec& spec, const test_report& report, do
     f.host_clock = t.host_clock;
     f.blocking = t.blocking;
     f.unblocked_because = t.unblocked_because;
+    f.solve_charge_us = t.solve_charge_ms * 1e3;
     f.cycle_us = report.cycle_median_ms * 1e3;
     const scalar_values& scalars = spec.tests.at(static_cast<std::size_t>(report.index)).scalars;
     const double bytes = evaluate(spec.bytes_expression, scalars);
@@ -299,6 +300,7 @@ void to_json(nlohmann::json& out, const bench_figures& f) {
            {"host_clock", f.host_clock},
            {"blocking", f.blocking},
            {"unblocked_because", f.unblocked_because},
+           {"solve_charge_us", f.solve_charge_us},
            {"gbps", f.gbps},
            {"gflops", f.gflops},
            {"percent_of_peak", f.percent_of_peak},
@@ -324,6 +326,7 @@ void from_json(const nlohmann::json& in, bench_figures& f) {
     in.at("host_clock").get_to(f.host_clock);
     in.at("blocking").get_to(f.blocking);
     f.unblocked_because = in.value("unblocked_because", "");  // kept before it was reported
+    f.solve_charge_us = in.value("solve_charge_us", 0.0);     // kept before solve's host time was charged
     in.at("gbps").get_to(f.gbps);
     f.gflops = in.value("gflops", 0.0);  // baseline figures kept before the column existed have none
     in.at("percent_of_peak").get_to(f.percent_of_peak);

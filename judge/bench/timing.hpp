@@ -37,6 +37,7 @@ struct bench_figures {
     bool host_clock = false;
     bool blocking = true;
     std::string unblocked_because = {};  // why the run timed launch latency too; empty while held back
+    double solve_charge_us = 0;          // held back: solve's host time past its allowance, median call
     double gbps = 0;
     double gflops = 0;  // from the problem's metrics.flops; 0 when it gives none
     double percent_of_peak = 0;

@@ -36,7 +36,8 @@ struct solution_file {
     std::optional<cause_kind> cause;  // from "// cause: <kind>": the likely cause its wrong answer must show
     bool baseline = false;            // "// role: baseline"
     // "// timed: unblocked": a time cheat whose work hides from the held-back events; accepted, but no
-    // benchmark of it may be timed by those events alone (held back, on the events' clock)
+    // benchmark of it may be timed by those events alone (held back, on the events' clock, with no
+    // charge for solve's host time)
     bool timed_unblocked = false;
     std::vector<sanitize_expectation> sanitize;
     std::optional<int> step;    // "// step: N": its place on the problem's path, naive (1) to fastest

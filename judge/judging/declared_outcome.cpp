@@ -6,13 +6,13 @@ namespace gpujudge {
 
 namespace {
 
-// The first benchmark the held-back events alone timed, or that none was timed at all: what a file
-// declared `timed: unblocked` must never show.
+// The first benchmark the held-back events alone timed (no host clock, no charge for solve's host
+// time), or that none was timed at all: what a file declared `timed: unblocked` must never show.
 std::optional<std::string> timed_by_held_events(const judgement& result) {
     const bench_entry* timed = submission_entry(result);
     if (!timed || timed->figures.empty()) return std::string("but no benchmark was timed");
     for (const bench_figures& run : timed->figures)
-        if (run.blocking && !run.host_clock)
+        if (run.blocking && !run.host_clock && run.solve_charge_us <= 0)
             return fmt::format("but '{}' was timed held back, by the events alone ({:.1f} us)", run.test,
                                run.median_us);
     return std::nullopt;

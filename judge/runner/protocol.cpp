@@ -95,7 +95,8 @@ void to_json(nlohmann::json& out, const timing_summary& t) {
            {"solve_median_ms", t.solve_median_ms},
            {"host_clock", t.host_clock},
            {"blocking", t.blocking},
-           {"unblocked_because", t.unblocked_because}};
+           {"unblocked_because", t.unblocked_because},
+           {"solve_charge_ms", t.solve_charge_ms}};
 }
 void from_json(const nlohmann::json& in, timing_summary& t) {
     in.at("stats").get_to(t.stats);
@@ -106,6 +107,7 @@ void from_json(const nlohmann::json& in, timing_summary& t) {
     in.at("host_clock").get_to(t.host_clock);
     in.at("blocking").get_to(t.blocking);
     in.at("unblocked_because").get_to(t.unblocked_because);
+    in.at("solve_charge_ms").get_to(t.solve_charge_ms);
 }
 
 void to_json(nlohmann::json& out, const test_result_message& m) {

