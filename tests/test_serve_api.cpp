@@ -12,9 +12,11 @@
 #include "toolkit/python_probe.hpp"
 
 #include <httplib.h>
+#include <signal.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cstring>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -78,6 +80,10 @@ public:
     const std::string& token() const { return token_; }
     const std::filesystem::path& data_dir() const { return data_; }
     std::string log() const { return file_text(output_); }
+    child_exit stop(int signal) {
+        ::kill(server_->pid(), signal);
+        return server_->wait(std::chrono::steady_clock::now() + std::chrono::seconds(60));
+    }
 
 private:
     std::filesystem::path data_;
@@ -713,4 +719,17 @@ TEST_CASE("serve on the host backend offers no machine code: its CUDA drafts are
     CHECK(error_message(post_json(client, "/api/problems/tiny_sum/asm", {{"source", "x"}, {"kind", "ptx"}}), 400,
                         "bad_request") ==
           "the machine code is a CUDA source's: this server judges C++ fakes (--backend host)");
+}
+
+TEST_CASE("serve stops at SIGINT, SIGTERM or SIGHUP: it says so and exits 0", "[serve][signals]") {
+    const int signal = GENERATE(SIGINT, SIGTERM, SIGHUP);
+    INFO(sigabbrev_np(signal));
+    served server("stop", host_args());
+    REQUIRE(server.client().Get("/api/problems"));
+    const child_exit exit = server.stop(signal);
+    INFO(server.log());
+    CHECK_FALSE(exit.timed_out);
+    CHECK_FALSE(exit.signaled);
+    CHECK(exit.code == 0);
+    CHECK(contains(server.log(), "gpujudge: stopped\n"));
 }

@@ -17,4 +17,8 @@ private:
     std::filesystem::path path_;
 };
 
+// For an ending that runs no destructors (process/stop_signals.hpp): removes every temp_dir whose
+// owner has not removed it yet, and lets no other be made.
+void remove_temp_dirs_for_good();
+
 }  // namespace gpujudge

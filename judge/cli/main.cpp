@@ -7,6 +7,7 @@
 #include "compile/compiler.hpp"
 #include "history/database.hpp"
 #include "process/child_process.hpp"
+#include "process/stop_signals.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -147,6 +148,7 @@ int run_parsed(const std::map<CLI::App*, command_action>& actions, const global_
 
 int main(int argc, char** argv) {
     using namespace gpujudge;
+    handle_stop_signals();
     CLI::App app{"gpujudge: an offline judge for GPU reduction exercises"};
     app.require_subcommand(1);
     global_options global;

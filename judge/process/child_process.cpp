@@ -1,6 +1,7 @@
 #include "process/child_process.hpp"
 
 #include "base/file_text.hpp"
+#include "base/temp_dir.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -85,6 +86,9 @@ constexpr int kSeccompFd = 6;  // where bwrap reads the seccomp filter in the ch
     signal(SIGPIPE, SIG_DFL);
     signal(SIGXFSZ, SIG_DFL);
     signal(SIGXCPU, SIG_DFL);
+    sigset_t none;  // the judge blocks its stop signals in every thread (stop_signals.hpp): not here
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
     if (!fail) execve(program, args, environment);
     if (!fail) fail = errno;
     [[maybe_unused]] const auto written = write(error_fd, &fail, sizeof fail);
@@ -218,10 +222,8 @@ child_exit child_process::wait(std::optional<std::chrono::steady_clock::time_poi
 
 command_result run_command(const std::vector<std::string>& argv, std::chrono::seconds timeout,
                            const spawn_options& options) {
-    char path[] = "/tmp/gpujudge-command-XXXXXX";
-    const int fd = mkstemp(path);
-    if (fd < 0) throw std::runtime_error("cannot create a temporary file");
-    close(fd);
+    const temp_dir folder("command");
+    const std::filesystem::path path = folder.path() / "output.txt";
     command_result result;
     {
         spawn_options spawn = options;
@@ -231,7 +233,6 @@ command_result run_command(const std::vector<std::string>& argv, std::chrono::se
         result.exit = child.wait(std::chrono::steady_clock::now() + timeout);
     }
     result.output = read_file_text(path).value_or("");
-    std::remove(path);
     return result;
 }
 
@@ -239,8 +240,11 @@ void become_subreaper() {
     prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
-std::vector<int> children_of(int parent) {
-    std::vector<int> children;
+namespace {
+
+// The processes whose parent is `parent`, with their state letter ('Z': ended, not yet reaped).
+std::vector<std::pair<int, char>> children_with_state(int parent) {
+    std::vector<std::pair<int, char>> children;
     DIR* proc = opendir("/proc");
     if (!proc) return children;
     while (dirent* entry = readdir(proc)) {
@@ -254,9 +258,17 @@ std::vector<int> children_of(int parent) {
         char state;
         int ppid = 0;
         rest >> state >> ppid;
-        if (ppid == parent) children.push_back(pid);
+        if (ppid == parent) children.emplace_back(pid, state);
     }
     closedir(proc);
+    return children;
+}
+
+}  // namespace
+
+std::vector<int> children_of(int parent) {
+    std::vector<int> children;
+    for (const auto& [pid, state] : children_with_state(parent)) children.push_back(pid);
     return children;
 }
 
@@ -278,6 +290,21 @@ void child_process::abandon() {
         g_abandoned.erase(pid);
         g_children.erase(pid);
     }).detach();
+}
+
+void kill_children_for_good() {
+    g_children_mutex.lock();  // never unlocked: no child starts after this
+    for (const int pid : g_children) ::kill(-pid, SIGKILL);
+    // Then orphans reparented to the judge and the abandoned, until every child has ended (a GPU
+    // process takes the kernel a moment to tear down): when the judge is seen to end, none runs.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    for (;;) {
+        bool running = false;
+        for (const auto& [pid, state] : children_with_state(getpid()))
+            if (state != 'Z') running = ::kill(pid, SIGKILL) == 0 || running;
+        if (!running || std::chrono::steady_clock::now() > deadline) return;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
 }
 
 void sweep_orphans() {

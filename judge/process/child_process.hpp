@@ -71,6 +71,10 @@ command_result run_command(const std::vector<std::string>& argv, std::chrono::se
 void become_subreaper();
 void sweep_orphans();
 
+// For an ending that runs no destructors (stop_signals.hpp): kills every child's group and every
+// orphan, and lets no child start after it.
+void kill_children_for_good();
+
 // The processes whose parent is `parent`, read from /proc.
 std::vector<int> children_of(int parent);
 

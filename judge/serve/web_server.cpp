@@ -6,6 +6,7 @@
 #include "judging/modes.hpp"
 #include "judging/submission.hpp"
 #include "path/learning_path.hpp"
+#include "process/stop_signals.hpp"
 #include "report/judgement.hpp"
 #include "serve/access_policy.hpp"
 #include "serve/api/api_error.hpp"
@@ -25,7 +26,6 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <memory>
 #include <thread>
 
@@ -113,26 +113,21 @@ std::unique_ptr<history> open_results() {
     }
 }
 
-// SIGINT and SIGTERM stop the server: the handler only writes to a pipe, a thread reads it. A
-// second signal ends the process at once. A client that hangs up must not end it with SIGPIPE:
-// a handler that does nothing (unlike SIG_IGN, it is not inherited by the judge's children).
+// The first stop signal (SIGINT, SIGTERM, SIGHUP) stops the server: its thread writes to a pipe that
+// a thread of the server reads. A second one ends gpujudge at once (stop_signals.hpp). A client that
+// hangs up must not end it with SIGPIPE: a handler that does nothing (unlike SIG_IGN, it is not
+// inherited by the judge's children).
 int g_stop_pipe[2] = {-1, -1};
-
-void on_stop_signal(int) {
-    static std::atomic<int> signals{0};
-    if (signals++ > 0) _exit(130);
-    const char stop = 's';
-    [[maybe_unused]] const auto written = write(g_stop_pipe[1], &stop, 1);
-}
 
 void on_sigpipe(int) {}
 
 void install_handlers() {
     if (pipe(g_stop_pipe) != 0) throw std::runtime_error("cannot create a pipe");
+    on_next_stop_signal([] {
+        const char stop = 's';
+        [[maybe_unused]] const auto written = write(g_stop_pipe[1], &stop, 1);
+    });
     struct sigaction action = {};
-    action.sa_handler = on_stop_signal;
-    sigaction(SIGINT, &action, nullptr);
-    sigaction(SIGTERM, &action, nullptr);
     action.sa_handler = on_sigpipe;
     sigaction(SIGPIPE, &action, nullptr);
 }
