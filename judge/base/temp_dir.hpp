@@ -1,5 +1,6 @@
 #pragma once
-// A private temporary directory, removed with everything in it when the owner goes.
+// A private temporary directory, removed with everything in it when the owner goes; locked (flock)
+// while it lives, so that a gpujudge that starts later can tell it from one whose owner was killed.
 #include <filesystem>
 #include <string>
 
@@ -15,10 +16,16 @@ public:
 
 private:
     std::filesystem::path path_;
+    int lock_fd_ = -1;
 };
 
 // For an ending that runs no destructors (process/stop_signals.hpp): removes every temp_dir whose
 // owner has not removed it yet, and lets no other be made.
 void remove_temp_dirs_for_good();
+
+// Removes the temp_dirs that earlier gpujudges left behind (killed by SIGKILL, the OOM killer, a power
+// cut): named as temp_dir names them, a minute old (an owner locks its folder just after making it)
+// and locked by no one.
+void sweep_abandoned_temp_dirs();
 
 }  // namespace gpujudge

@@ -1,5 +1,6 @@
 // gpujudge: judges CUDA solutions of reduction exercises against CPU references, offline.
 #include "base/exit_codes.hpp"
+#include "base/temp_dir.hpp"
 #include "base/user_errors.hpp"
 #include "catalog/catalog.hpp"
 #include "cli/commands.hpp"
@@ -125,6 +126,7 @@ int run_parsed(const std::map<CLI::App*, command_action>& actions, const global_
     spdlog::set_default_logger(logger);
     spdlog::set_level(global.verbose ? spdlog::level::debug : spdlog::level::warn);
     become_subreaper();
+    sweep_abandoned_temp_dirs();
     cli_context context = make_context(global, argv0);
     std::optional<history> results;
     if (global.no_sandbox)  // an unconfined submission could have written the history: keep nothing of it
