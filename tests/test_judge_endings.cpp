@@ -48,8 +48,8 @@ std::set<std::string> names_in(const std::filesystem::path& dir) {
 // Dates every entry of `dir` two minutes back: old enough to be swept, were it abandoned.
 void age(const std::filesystem::path& dir) {
     for (const auto& entry : std::filesystem::directory_iterator(dir))
-        std::filesystem::last_write_time(entry.path(), std::filesystem::file_time_type::clock::now() -
-                                                           std::chrono::minutes(2));
+        std::filesystem::last_write_time(entry.path(),
+                                         std::filesystem::file_time_type::clock::now() - std::chrono::minutes(2));
 }
 
 }  // namespace
@@ -99,10 +99,9 @@ TEST_CASE("the folders of a judge killed by SIGKILL go when the next gpujudge st
     age(live / "tmp");
     const std::set<std::string> in_use = names_in(live / "tmp");
     for (const auto& tmp : {killed / "tmp", live / "tmp"}) {
-        const auto listed =
-            run_command({"/usr/bin/env", "TMPDIR=" + tmp.string(), GPUJUDGE_BIN_DIR "/gpujudge", "--home", kFixtures,
-                         "list"},
-                        std::chrono::seconds(60));
+        const auto listed = run_command(
+            {"/usr/bin/env", "TMPDIR=" + tmp.string(), GPUJUDGE_BIN_DIR "/gpujudge", "--home", kFixtures, "list"},
+            std::chrono::seconds(60));
         REQUIRE(listed.exit.code == 0);
     }
     CHECK(names_in(killed / "tmp") == std::set<std::string>{"gpujudge-cache", "gpujudge-fresh-abcdef"});
