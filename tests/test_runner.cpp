@@ -232,8 +232,8 @@ TEST_CASE("a compiled solve that starts a thread, a process, a timer or a filter
 
 TEST_CASE("lines forged into the result channel end as a runtime error, never believed", "[runner][channel]") {
     const std::string forged =
-        "the submission wrote into the judge's result channel (a line the runner did not seal); nothing it "
-        "reported can be believed";
+        "the submission wrote into the judge's result channel (a line the runner did not seal, or not as the "
+        "runner writes it); nothing it reported can be believed";
     SECTION("accepted results with valid test numbers, then exit") {
         const auto result = judge_fake("forges_results");
         CHECK(result.overall == verdict::runtime_error);
@@ -243,6 +243,11 @@ TEST_CASE("lines forged into the result channel end as a runtime error, never be
     }
     SECTION("results for tests that do not exist") {
         const auto result = judge_fake("forges_unknown_tests");
+        CHECK(result.overall == verdict::runtime_error);
+        CHECK(result.tests[0].message == forged);
+    }
+    SECTION("a line sealed with the key read from the runner's memory, but not as the runner writes it") {
+        const auto result = judge_fake("forges_malformed_sealed_line");
         CHECK(result.overall == verdict::runtime_error);
         CHECK(result.tests[0].message == forged);
     }

@@ -59,8 +59,8 @@ constexpr double kCompileCallLimitS = 30;
 constexpr double kSendLimitS = 30;
 
 constexpr const char* kForged =
-    "the submission wrote into the judge's result channel (a line the runner did not seal); nothing it "
-    "reported can be believed";
+    "the submission wrote into the judge's result channel (a line the runner did not seal, or not as the "
+    "runner writes it); nothing it reported can be believed";
 
 // Where a sandboxed runner finds the judge's files: fixed paths, bound from the session's staging
 // folder. The library to load is placed (hard-linked, else copied) in the first before the load
@@ -334,30 +334,38 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
             return end;
         }
         spdlog::debug("runner: {}", message.dump());
-        const std::string kind = message.at("event").get<std::string>();
-        const nlohmann::json& body = message.at("body");
-        if (kind == event::begin) end.test = body.at("test").get<int>();
-        if (kind == event::call) end.in_call = true;
-        if (kind == event::compiling) end.compiling = true;
-        // From a call's return to its outputs the runner only checks and ships them: a runner still
-        // busy there is doing solve's work (a fault handler, a thread), bounded like the call.
-        end.checking = (kind == event::returned && end.in_call) ||
-                       (end.checking && kind != event::outputs && kind != event::result && kind != event::begin);
-        if (kind == event::returned) end.in_call = end.compiling = false;
-        if (kind == event::result) end.test = -1;
-        const double gap_s = end.in_call     ? call_limit_s
-                             : end.checking  ? call_limit_s + post_call_allowance_ms_ / 1000
-                             : end.compiling ? kCompileCallLimitS
-                                             : idle_limit_s;
-        deadline = std::min(after(gap_s), job_deadline);
-        if (kind == event::done) return end;
-        if (kind == event::fatal) {
-            end.kind = job_end::how::fatal;
-            end.message = body.at("message").get<std::string>();
+        // A sealed line that is not what the runner sends (a field missing, of the wrong type): only the
+        // submission, which can read the key in its process, writes one. Forged, not a judge bug.
+        try {
+            const std::string kind = message.at("event").get<std::string>();
+            const nlohmann::json& body = message.at("body");
+            if (kind == event::begin) end.test = body.at("test").get<int>();
+            if (kind == event::call) end.in_call = true;
+            if (kind == event::compiling) end.compiling = true;
+            // From a call's return to its outputs the runner only checks and ships them: a runner still
+            // busy there is doing solve's work (a fault handler, a thread), bounded like the call.
+            end.checking = (kind == event::returned && end.in_call) ||
+                           (end.checking && kind != event::outputs && kind != event::result && kind != event::begin);
+            if (kind == event::returned) end.in_call = end.compiling = false;
+            if (kind == event::result) end.test = -1;
+            const double gap_s = end.in_call     ? call_limit_s
+                                 : end.checking  ? call_limit_s + post_call_allowance_ms_ / 1000
+                                 : end.compiling ? kCompileCallLimitS
+                                                 : idle_limit_s;
+            deadline = std::min(after(gap_s), job_deadline);
+            if (kind == event::done) return end;
+            if (kind == event::fatal) {
+                end.kind = job_end::how::fatal;
+                end.message = body.at("message").get<std::string>();
+                stop(true);
+                return end;
+            }
+            on_event(message);
+        } catch (const nlohmann::json::exception&) {
+            end.kind = job_end::how::forged;
             stop(true);
             return end;
         }
-        on_event(message);
     }
 }
 
