@@ -1,5 +1,5 @@
 // Checks on a GPU that the device space agrees with the host bit for bit: generated inputs, the
-// first differing byte of two buffers, and mismatch counts under the element rule. Prints one line
+// first element of a buffer not as its recipe makes it, and mismatch counts under the element rule. Prints one line
 // per check and "N passed, M failed"; without a usable GPU, exits 77 (CTest's skip code).
 #include "buffers/memory_space.hpp"
 #include "checks/compare.hpp"
@@ -121,57 +121,78 @@ void check_generators(checks& out, memory_space& device) {
     }
 }
 
-// ---- first difference ----
+// ---- the after-call check of an input against its recipe (first_ungenerated) ----
 
-// Two equal buffers on both sides; differences are planted into `b` on both sides alike.
-struct buffer_pair {
-    std::vector<unsigned char> h_a, h_b;
-    device_allocation d_a, d_b;
+// An input made on both sides from one recipe: generated, then `num_changes` secret changes at
+// sorted positions. Differences are planted into both copies alike.
+struct made_input {
+    generator_spec gen = make(generator_kind::uniform, {"-10", "10"});
+    generator_params params;
+    std::vector<std::uint64_t> h_indices;
+    std::vector<std::uint32_t> h_bits;
+    std::vector<std::uint32_t> h_now;
+    device_allocation d_now;
 
-    buffer_pair(memory_space& device, std::size_t num_bytes) : h_a(num_bytes), d_a(num_bytes), d_b(num_bytes) {
-        host_array words(element_type::i32, (num_bytes + 3) / 4);
-        generate(make(generator_kind::integers, {"-2147483648", "2147483647"}), {}, 1, 0, words);
-        std::memcpy(h_a.data(), words.data(), num_bytes);
-        h_b = h_a;
-        device.upload(d_a.get(), h_a.data(), num_bytes);
-        device.upload(d_b.get(), h_b.data(), num_bytes);
+    made_input(memory_space& device, memory_space& host, std::size_t num_items, std::size_t num_changes)
+        : params(make_generator_params(gen, {}, 5, 0)), h_now(num_items), d_now(num_items * 4) {
+        for (std::size_t c = 0; c < num_changes; ++c) {
+            h_indices.push_back(num_items / num_changes * c + c % 7);
+            h_bits.push_back(0x3f800000u + static_cast<std::uint32_t>(c));  // 1.0f and a little more
+        }
+        for (memory_space* space : {&device, &host}) {
+            void* at = space == &device ? d_now.get() : h_now.data();
+            space->generate(at, params, element_type::f32, num_items);
+            space->scatter(at, h_indices.data(), h_bits.data(), num_changes);
+        }
     }
-    unsigned char* a() const { return static_cast<unsigned char*>(d_a.get()); }
-    unsigned char* b() const { return static_cast<unsigned char*>(d_b.get()); }
-    void set_b(memory_space& device, std::size_t at, unsigned char value) {
-        h_b[at] = value;
-        device.upload(b() + at, &value, 1);
+    std::uint32_t at(std::size_t i) const { return h_now[i]; }
+    void set(memory_space& device, std::size_t i, std::uint32_t bits) {
+        h_now[i] = bits;
+        device.upload(static_cast<std::uint32_t*>(d_now.get()) + i, &bits, 4);
     }
 };
 
-void check_first_difference(checks& out, memory_space& device, memory_space& host, buffer_pair& pair,
-                            std::size_t offset, std::vector<std::size_t> plants, const std::string& name) {
-    const std::size_t num_bytes = pair.h_a.size() - offset;
-    for (std::size_t at : plants) pair.set_b(device, offset + at, pair.h_a[offset + at] ^ 0x10);
-    const auto on_host = host.first_difference(pair.h_a.data() + offset, pair.h_b.data() + offset, num_bytes);
-    const auto on_device = device.first_difference(pair.a() + offset, pair.b() + offset, num_bytes);
+// Plants `plants` (position, bits) on both sides, compares both answers with the first planted
+// position that differs from what the recipe makes, then puts the elements back.
+void check_first_ungenerated(checks& out, memory_space& device, memory_space& host, made_input& input,
+                             std::vector<std::pair<std::size_t, std::uint32_t>> plants, const std::string& name) {
+    std::vector<std::pair<std::size_t, std::uint32_t>> originals;
+    for (const auto& [at, bits] : plants) originals.emplace_back(at, input.at(at));
     std::optional<std::size_t> expected;
-    for (std::size_t at : plants) expected = std::min(at, expected.value_or(at));
-    for (std::size_t at : plants) pair.set_b(device, offset + at, pair.h_a[offset + at]);
+    for (const auto& [at, bits] : plants) {
+        if (bits != input.at(at)) expected = std::min(at, expected.value_or(at));
+        input.set(device, at, bits);
+    }
+    const std::size_t n = input.h_now.size(), c = input.h_indices.size();
+    const auto on_host = host.first_ungenerated(input.h_now.data(), input.params, element_type::f32, n,
+                                                input.h_indices.data(), input.h_bits.data(), c);
+    const auto on_device = device.first_ungenerated(input.d_now.get(), input.params, element_type::f32, n,
+                                                    input.h_indices.data(), input.h_bits.data(), c);
+    for (auto it = originals.rbegin(); it != originals.rend(); ++it) input.set(device, it->first, it->second);
     const bool ok = on_device == expected && on_host == expected;
     out.report(
-        ok, fmt::format("first_difference {} (bytes={}, offset={})", name, num_bytes, offset),
+        ok, fmt::format("first_ungenerated {} (elements={}, changes={})", name, n, c),
         fmt::format("expected {}, host {}, device {}", describe(expected), describe(on_host), describe(on_device)));
 }
 
-void check_first_differences(checks& out, memory_space& device, memory_space& host, std::size_t num_bytes) {
-    buffer_pair pair(device, num_bytes);
-    const std::size_t last = num_bytes - 1;
-    check_first_difference(out, device, host, pair, 0, {}, "none");
-    check_first_difference(out, device, host, pair, 0, {0}, "first byte");
-    check_first_difference(out, device, host, pair, 0, {last}, "last byte");
-    check_first_difference(out, device, host, pair, 0, {num_bytes / 2 + 5}, "middle");
-    check_first_difference(out, device, host, pair, 0, {last - 3}, "in the byte tail");
-    check_first_difference(out, device, host, pair, 0, {16 * 1000 + 15, 16 * 1000 + 7}, "two in one word");
-    check_first_difference(out, device, host, pair, 0, {last, num_bytes / 3, num_bytes / 2}, "several");
-    // Unaligned starts take the byte path for all of it.
-    check_first_difference(out, device, host, pair, 1, {}, "unaligned, none");
-    check_first_difference(out, device, host, pair, 3, {last - 3 - 1, num_bytes / 2}, "unaligned");
+void check_first_ungenerated(checks& out, memory_space& device, memory_space& host, std::size_t num_items,
+                             std::size_t num_changes) {
+    made_input input(device, host, num_items, num_changes);
+    const std::size_t last = num_items - 1, middle = num_items / 2 + 5;
+    const auto flipped = [&](std::size_t i) { return input.at(i) ^ 0x10u; };
+    check_first_ungenerated(out, device, host, input, {}, "none");
+    check_first_ungenerated(out, device, host, input, {{0, flipped(0)}}, "first element");
+    check_first_ungenerated(out, device, host, input, {{last, flipped(last)}}, "last element");
+    check_first_ungenerated(out, device, host, input, {{middle, flipped(middle)}, {last, flipped(last)}},
+                            "middle, then last");
+    if (num_changes == 0) return;
+    const std::size_t changed = input.h_indices[num_changes / 2];
+    const std::uint32_t generated = generated_bits(input.params, element_type::f32, changed);
+    // A changed element put back to what the generator makes, or set to a third value.
+    check_first_ungenerated(out, device, host, input, {{changed, generated}}, "a change undone");
+    check_first_ungenerated(out, device, host, input, {{changed, flipped(changed)}}, "a change altered");
+    check_first_ungenerated(out, device, host, input, {{last, flipped(last)}, {changed, generated}},
+                            "a change undone before a later difference");
 }
 
 // ---- the check that outputs still hold poison when solve is called (poison_watch.hpp) ----
@@ -277,8 +298,9 @@ int main() {
         const auto device = make_device_space();
         const auto host = make_host_space();
         check_generators(out, *device);
-        check_first_differences(out, *device, *host, (std::size_t{1} << 22) + 13);
-        check_first_differences(out, *device, *host, std::size_t{400'000'013});
+        check_first_ungenerated(out, *device, *host, (std::size_t{1} << 22) + 13, 0);
+        check_first_ungenerated(out, *device, *host, (std::size_t{1} << 22) + 13, 16);
+        check_first_ungenerated(out, *device, *host, std::size_t{100'000'007}, 65536);
         check_poison_watch(out, *device);
         check_other_threads(out, *device);
         check_persisting_l2(out, *device);

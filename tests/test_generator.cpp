@@ -205,18 +205,29 @@ TEST_CASE("the host space generates what generate() does", "[generator]") {
     }
 }
 
-TEST_CASE("the host space finds the first differing byte", "[compare]") {
+TEST_CASE("the host space finds the first element not as its recipe makes it", "[compare]") {
     const auto space = make_host_space();
-    const std::size_t n = 3 * 4096 + 13;  // several memcmp blocks and a partial one
-    std::vector<unsigned char> a(n, 0x5A), b = a;
-    CHECK_FALSE(space->first_difference(a.data(), b.data(), n).has_value());
-    CHECK_FALSE(space->first_difference(a.data(), b.data(), 0).has_value());
-    for (std::size_t at : {std::size_t{0}, std::size_t{4095}, std::size_t{4096}, n / 2, n - 1}) {
-        std::vector<unsigned char> c = a;
-        c[at] ^= 1;
-        c[n - 1] ^= 2;  // a later difference does not hide the first
-        CHECK(space->first_difference(a.data(), c.data(), n) == at);
+    const std::size_t n = 3 * 4096 + 13;
+    const generator_spec gen = make(generator_kind::uniform, {"-5", "5"});
+    const generator_params params = make_generator_params(gen, scalars_for(n), 9, 3);
+    const std::vector<std::uint64_t> indices = {7, 4096, n - 2};  // sorted, as the harness keeps them
+    const std::vector<std::uint32_t> bits = {0x3f800000u, 0x40000000u, 0xc0400000u};
+    std::vector<std::uint32_t> now(n);
+    space->generate(now.data(), params, element_type::f32, n);
+    space->scatter(now.data(), indices.data(), bits.data(), indices.size());
+    const auto first = [&] {
+        return space->first_ungenerated(now.data(), params, element_type::f32, n, indices.data(), bits.data(),
+                                        indices.size());
+    };
+    CHECK_FALSE(first().has_value());
+    CHECK(space->first_ungenerated(now.data(), params, element_type::f32, 0, nullptr, nullptr, 0) == std::nullopt);
+    for (std::size_t at : {std::size_t{0}, std::size_t{7}, std::size_t{4096}, n / 2, n - 1}) {
+        const std::vector<std::uint32_t> original = now;
+        now[at] ^= 1;
+        now[n - 1] ^= 2;  // a later difference does not hide the first
+        CHECK(first() == at);
+        now = original;
     }
-    b[100] = 0;
-    CHECK(space->first_difference(a.data() + 1, b.data() + 1, n - 1) == 99);  // unaligned
+    now[4096] = generated_bits(params, element_type::f32, 4096);  // a change undone
+    CHECK(first() == 4096);
 }

@@ -2,6 +2,8 @@
 
 #include "inputs/generator.hpp"
 
+#include <algorithm>
+
 namespace gpujudge {
 
 namespace {
@@ -37,21 +39,49 @@ std::map<std::string, host_array> host_inputs(const problem_spec& spec, const te
     return inputs;
 }
 
-input_set::input_set(const problem_spec& spec, memory_space& space, const test_spec& test, const data_set_spec& data) {
-    buffers_.reserve(spec.params.size());
+input_set::input_set(const problem_spec& spec, memory_space& space, const test_spec& test, const data_set_spec& data)
+    : space_(&space) {
     for (std::uint32_t i = 0; i < spec.params.size(); ++i) {
         const parameter& param = spec.params[i];
         if (!param.is_pointer || !param.is_input()) continue;
-        const std::size_t count = spec.element_count(param, test.scalars);
-        guarded_buffer& buffer = buffers_.emplace_back(space, count * element_size(param.type));
-        space.generate(buffer.data(), params_for(spec, test, data.seed, i), param.type, count);
-        std::vector<std::uint64_t> h_indices;
-        std::vector<std::uint32_t> h_bits;
+        std::vector<element_change> changes;
         for (const auto& change : data.changes)
-            if (change.param == i) h_indices.push_back(change.index), h_bits.push_back(change.bits);
-        space.scatter(buffer.data(), h_indices.data(), h_bits.data(), h_indices.size());
-        sources_[param.name] = buffer.data();
+            if (change.param == i) changes.push_back(change);
+        std::sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
+        input made{params_for(spec, test, data.seed, i), param.type, spec.element_count(param, test.scalars), {}, {}};
+        for (const auto& change : changes) {
+            made.change_indices.push_back(change.index);
+            made.change_bits.push_back(change.bits);
+        }
+        inputs_.emplace(param.name, std::move(made));
     }
+}
+
+const input_set::input& input_set::at(const parameter& param) const {
+    return inputs_.at(param.name);
+}
+
+void input_set::write(const parameter& param, void* dst) const {
+    const input& made = at(param);
+    space_->generate(dst, made.params, made.type, made.num_items);
+    space_->scatter(dst, made.change_indices.data(), made.change_bits.data(), made.change_indices.size());
+}
+
+std::optional<std::size_t> input_set::first_change(const parameter& param, const void* now) const {
+    const input& made = at(param);
+    return space_->first_ungenerated(now, made.params, made.type, made.num_items, made.change_indices.data(),
+                                     made.change_bits.data(), made.change_indices.size());
+}
+
+double input_set::original_value(const parameter& param, std::size_t index) const {
+    const input& made = at(param);
+    const auto change = std::lower_bound(made.change_indices.begin(), made.change_indices.end(), index);
+    host_array one(made.type, 1);
+    if (change != made.change_indices.end() && *change == index)
+        one.set_bits(0, made.change_bits[change - made.change_indices.begin()]);
+    else
+        one.set_bits(0, generated_bits(made.params, made.type, index));
+    return one.value(0);
 }
 
 }  // namespace gpujudge

@@ -3,7 +3,6 @@
 // changed. Timed runs call solve on variants of a test's data that differ at secret positions
 // (see the judge's timed_data), so the recipe travels instead of the data; the host (for the
 // reference) and the device (for solve) each make the same bits from it.
-#include "buffers/guarded_buffer.hpp"
 #include "buffers/memory_space.hpp"
 #include "inputs/generator.hpp"
 #include "spec/host_array.hpp"
@@ -11,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,17 +47,33 @@ private:
 std::map<std::string, host_array> host_inputs(const problem_spec& spec, const test_spec& test,
                                               const data_set_spec& data);
 
-// The same inputs made in a memory space (on a GPU: generated there; only the changes travel).
+// The same inputs in a memory space, made afresh from the recipe at every write (on a GPU: generated
+// there; only the changes travel, and are wiped there once used). No copy of a data set stays where
+// solve could reach it: a copy could be tagged in a few low bits and known again the next time, and
+// the answer replayed from a cache; the recipe cannot be tagged. The after-call check of a `const`
+// input compares it with the recipe too, where it lives.
 class input_set {
 public:
     input_set(const problem_spec& spec, memory_space& space, const test_spec& test, const data_set_spec& data);
-    // Each input's buffer, by name: the sources solve's buffers are loaded from, and the original
-    // that a `const` input is checked against after the call.
-    const std::map<std::string, const void*>& sources() const { return sources_; }
+    // Makes input `param` in dst, a buffer of the space of its size.
+    void write(const parameter& param, void* dst) const;
+    // The first element of `now` (input `param` after a call) that is not as write() made it, if any.
+    std::optional<std::size_t> first_change(const parameter& param, const void* now) const;
+    // Element `index` of input `param` as write() makes it.
+    double original_value(const parameter& param, std::size_t index) const;
 
 private:
-    std::vector<guarded_buffer> buffers_;
-    std::map<std::string, const void*> sources_;
+    struct input {
+        generator_params params;
+        element_type type;
+        std::size_t num_items = 0;
+        std::vector<std::uint64_t> change_indices;  // sorted
+        std::vector<std::uint32_t> change_bits;
+    };
+    const input& at(const parameter& param) const;
+
+    memory_space* space_;
+    std::map<std::string, input> inputs_;
 };
 
 }  // namespace gpujudge

@@ -71,6 +71,17 @@ private:
     double event_ms_ = 0, host_ms_ = 0, queue_ms_ = 0, solve_ms_ = 0, other_threads_ms_ = 0;
 };
 
+// Runs `use` with `params` whose value list (cycle, literal) is a device copy, freed once it has run.
+template <typename Use>
+auto with_device_values(const generator_params& params, Use&& use) {
+    if (params.num_values == 0) return use(params);
+    device_allocation d_values(params.num_values * sizeof(double));
+    GJ_CUDA_CHECK(cudaMemcpy(d_values.get(), params.values, d_values.size_bytes(), cudaMemcpyHostToDevice));
+    generator_params on_device = params;
+    on_device.values = static_cast<const double*>(d_values.get());
+    return use(on_device);
+}
+
 void CUDART_CB do_nothing(void*) {}  // a host function, to start the driver's thread for them
 
 class device_space final : public memory_space {
@@ -94,19 +105,15 @@ public:
         GJ_CUDA_CHECK(cudaMemset(dst, byte, bytes));
     }
     void generate(void* dst, const generator_params& params, element_type type, std::size_t num_items) override {
-        if (params.num_values == 0) {
-            generate_on_device(params, type, dst, num_items);
-            return;
-        }
-        // Cycle and literal lists: the kernel reads a device copy, freed once it has run.
-        device_allocation d_values(params.num_values * sizeof(double));
-        GJ_CUDA_CHECK(cudaMemcpy(d_values.get(), params.values, d_values.size_bytes(), cudaMemcpyHostToDevice));
-        generator_params on_device = params;
-        on_device.values = static_cast<const double*>(d_values.get());
-        generate_on_device(on_device, type, dst, num_items);
+        with_device_values(
+            params, [&](const generator_params& on_device) { generate_on_device(on_device, type, dst, num_items); });
     }
-    std::optional<std::size_t> first_difference(const void* a, const void* b, std::size_t num_bytes) override {
-        return first_difference_on_device(a, b, num_bytes);
+    std::optional<std::size_t> first_ungenerated(const void* now, const generator_params& params, element_type type,
+                                                 std::size_t num_items, const std::uint64_t* h_indices,
+                                                 const std::uint32_t* h_bits, std::size_t num_changes) override {
+        return with_device_values(params, [&](const generator_params& on_device) {
+            return first_ungenerated_on_device(on_device, type, now, num_items, h_indices, h_bits, num_changes);
+        });
     }
     void scatter(void* dst, const std::uint64_t* h_indices, const std::uint32_t* h_bits,
                  std::size_t num_items) override {

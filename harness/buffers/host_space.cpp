@@ -7,23 +7,11 @@
 #include <cstring>
 #include <new>
 #include <random>
+#include <vector>
 
 namespace gpujudge {
 
 namespace {
-
-std::optional<std::size_t> first_different_byte(const void* a, const void* b, std::size_t num_bytes) {
-    // memcmp finds a differing block fast; only that block is searched byte by byte.
-    constexpr std::size_t kBlock = 4096;
-    const auto* bytes_a = static_cast<const unsigned char*>(a);
-    const auto* bytes_b = static_cast<const unsigned char*>(b);
-    for (std::size_t begin = 0; begin < num_bytes; begin += kBlock) {
-        const std::size_t end = std::min(num_bytes, begin + kBlock);
-        if (std::memcmp(bytes_a + begin, bytes_b + begin, end - begin) == 0) continue;
-        return std::mismatch(bytes_a + begin, bytes_a + end, bytes_b + begin).first - bytes_a;
-    }
-    return std::nullopt;
-}
 
 // Host memory has no events: both clocks are the host's.
 class host_timer final : public call_timer {
@@ -79,8 +67,16 @@ public:
         fill_generated(params, type, dst, num_items, alone_ ? 1 : 0);
     }
     void before_solve_alone() override { alone_ = true; }
-    std::optional<std::size_t> first_difference(const void* a, const void* b, std::size_t num_bytes) override {
-        return first_different_byte(a, b, num_bytes);
+    std::optional<std::size_t> first_ungenerated(const void* now, const generator_params& params, element_type type,
+                                                 std::size_t num_items, const std::uint64_t* h_indices,
+                                                 const std::uint32_t* h_bits, std::size_t num_changes) override {
+        std::vector<std::uint32_t> original(num_items);
+        generate(original.data(), params, type, num_items);
+        scatter(original.data(), h_indices, h_bits, num_changes);
+        const auto* words = static_cast<const std::uint32_t*>(now);
+        const auto first = std::mismatch(original.begin(), original.end(), words).first;
+        if (first == original.end()) return std::nullopt;
+        return static_cast<std::size_t>(first - original.begin());
     }
     void scatter(void* dst, const std::uint64_t* h_indices, const std::uint32_t* h_bits,
                  std::size_t num_items) override {

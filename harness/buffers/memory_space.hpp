@@ -34,8 +34,13 @@ public:
     // Sets the 4-byte elements h_indices[i] of dst to h_bits[i], in one transfer.
     virtual void scatter(void* dst, const std::uint64_t* h_indices, const std::uint32_t* h_bits,
                          std::size_t num_items) = 0;
-    // The first byte offset where the two buffers differ, if any.
-    virtual std::optional<std::size_t> first_difference(const void* a, const void* b, std::size_t num_bytes) = 0;
+    // The first of the num_items elements at `now` that is not as generate() and then scatter() with
+    // the changes (h_indices sorted) make it, if any: the after-call check of a `const` input, made
+    // without a copy of the original where solve could reach it.
+    virtual std::optional<std::size_t> first_ungenerated(const void* now, const generator_params& params,
+                                                         element_type type, std::size_t num_items,
+                                                         const std::uint64_t* h_indices, const std::uint32_t* h_bits,
+                                                         std::size_t num_changes) = 0;
     // After solve returns: waits for all work on every stream and reports the error it left.
     virtual call_status finish_call() = 0;
     // Evicts the inputs from the caches, so that every timed call starts cold.

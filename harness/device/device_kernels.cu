@@ -46,41 +46,41 @@ __global__ void scatter_kernel(const std::uint64_t* d_indices, const std::uint32
     for (std::size_t i = first_index(); i < num_items; i += grid_stride()) d_dst[d_indices[i]] = d_bits[i];
 }
 
-// The offset of the first differing byte within a word, or -1. Little-endian: the lowest set bit
-// of a ^ b lies in the first differing byte.
-__device__ int differing_byte(unsigned char a, unsigned char b) {
-    return a == b ? -1 : 0;
-}
-__device__ int differing_byte(std::uint32_t a, std::uint32_t b) {
-    return a == b ? -1 : (__ffs(a ^ b) - 1) / 8;
-}
-__device__ int differing_byte(uint4 a, uint4 b) {
-    const std::uint32_t x[4] = {a.x, a.y, a.z, a.w}, y[4] = {b.x, b.y, b.z, b.w};
-    for (int k = 0; k < 4; ++k)
-        if (x[k] != y[k]) return static_cast<int>(sizeof x[k]) * k + differing_byte(x[k], y[k]);
-    return -1;
+// Whether the sorted change list sets element `index` to `bits`.
+__device__ bool changed_to(const std::uint64_t* d_indices, const std::uint32_t* d_bits, std::size_t num_changes,
+                           std::uint64_t index, std::uint32_t bits) {
+    std::size_t low = 0, high = num_changes;
+    while (low < high) {
+        const std::size_t middle = low + (high - low) / 2;
+        if (d_indices[middle] < index)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    return low < num_changes && d_indices[low] == index && d_bits[low] == bits;
 }
 
-// `base` is the byte offset of word 0 in the whole buffers.
-template <typename Word>
-__global__ void first_difference_kernel(const Word* d_a, const Word* d_b, std::size_t num_words, std::size_t base,
-                                        unsigned long long* d_first) {
-    for (std::size_t i = first_index(); i < num_words; i += grid_stride()) {
-        const int byte = differing_byte(d_a[i], d_b[i]);
-        if (byte < 0) continue;
-        atomicMin(d_first, base + i * sizeof(Word) + byte);
-        return;  // this thread's later words lie further on
+// Elements that differ from the generated value where no change explains it. The list is searched
+// only there: a handful of elements, not all of them.
+__global__ void first_ungenerated_kernel(generator_params params, element_type type, const std::uint32_t* d_now,
+                                         std::size_t num_items, const std::uint64_t* d_indices,
+                                         const std::uint32_t* d_bits, std::size_t num_changes,
+                                         unsigned long long* d_first) {
+    for (std::size_t i = first_index(); i < num_items; i += grid_stride()) {
+        const std::uint32_t now = d_now[i];
+        if (now == stored_bits(generated_value(params, i), type)) continue;
+        if (changed_to(d_indices, d_bits, num_changes, i, now)) continue;
+        atomicMin(d_first, i);
+        return;  // this thread's later elements lie further on
     }
 }
 
-template <typename Word>
-void launch_first_difference(const void* d_a, const void* d_b, std::size_t num_bytes, std::size_t base,
-                             unsigned long long* d_first) {
-    const std::size_t num_words = num_bytes / sizeof(Word);
-    if (num_words == 0) return;
-    first_difference_kernel<<<grid_for(num_words), kThreads>>>(static_cast<const Word*>(d_a),
-                                                               static_cast<const Word*>(d_b), num_words, base, d_first);
-    GJ_CUDA_CHECK(cudaGetLastError());
+// Changed elements that hold something else (the generated value among it, which the kernel above passes).
+__global__ void missing_change_kernel(const std::uint32_t* d_now, const std::uint64_t* d_indices,
+                                      const std::uint32_t* d_bits, std::size_t num_changes,
+                                      unsigned long long* d_first) {
+    for (std::size_t c = first_index(); c < num_changes; c += grid_stride())
+        if (d_now[d_indices[c]] != d_bits[c]) atomicMin(d_first, d_indices[c]);
 }
 
 device_allocation make_counter(unsigned char initial_byte) {
@@ -95,6 +95,35 @@ unsigned long long read_counter(const device_allocation& d_counter) {
     return h_value;
 }
 
+// A change list on the device, wiped before it is freed: solve's own allocations may be given the
+// same memory, and would find there the secret positions of the timed data sets.
+class device_changes {
+public:
+    device_changes(const std::uint64_t* h_indices, const std::uint32_t* h_bits, std::size_t num_items)
+        : d_indices_(std::max<std::size_t>(num_items, 1) * sizeof(std::uint64_t)),
+          d_bits_(std::max<std::size_t>(num_items, 1) * sizeof(std::uint32_t)),
+          num_items_(num_items) {
+        if (num_items == 0) return;
+        GJ_CUDA_CHECK(
+            cudaMemcpy(d_indices_.get(), h_indices, num_items * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
+        GJ_CUDA_CHECK(cudaMemcpy(d_bits_.get(), h_bits, num_items * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+    }
+    ~device_changes() {  // unchecked: after a failed call its own error is what counts
+        cudaMemset(d_indices_.get(), 0, d_indices_.size_bytes());
+        cudaMemset(d_bits_.get(), 0, d_bits_.size_bytes());
+    }
+    device_changes(const device_changes&) = delete;
+    device_changes& operator=(const device_changes&) = delete;
+
+    const std::uint64_t* indices() const { return static_cast<const std::uint64_t*>(d_indices_.get()); }
+    const std::uint32_t* bits() const { return static_cast<const std::uint32_t*>(d_bits_.get()); }
+    std::size_t size() const { return num_items_; }
+
+private:
+    device_allocation d_indices_, d_bits_;
+    std::size_t num_items_;
+};
+
 }  // namespace
 
 void generate_on_device(const generator_params& params, element_type type, void* d_out, std::size_t num_items) {
@@ -106,27 +135,27 @@ void generate_on_device(const generator_params& params, element_type type, void*
 void scatter_on_device(void* d_dst, const std::uint64_t* h_indices, const std::uint32_t* h_bits,
                        std::size_t num_items) {
     if (num_items == 0) return;
-    device_allocation d_indices(num_items * sizeof(std::uint64_t));
-    device_allocation d_bits(num_items * sizeof(std::uint32_t));
-    GJ_CUDA_CHECK(cudaMemcpy(d_indices.get(), h_indices, d_indices.size_bytes(), cudaMemcpyHostToDevice));
-    GJ_CUDA_CHECK(cudaMemcpy(d_bits.get(), h_bits, d_bits.size_bytes(), cudaMemcpyHostToDevice));
-    scatter_kernel<<<grid_for(num_items), kThreads>>>(static_cast<const std::uint64_t*>(d_indices.get()),
-                                                      static_cast<const std::uint32_t*>(d_bits.get()), num_items,
+    const device_changes changes(h_indices, h_bits, num_items);
+    scatter_kernel<<<grid_for(num_items), kThreads>>>(changes.indices(), changes.bits(), num_items,
                                                       static_cast<std::uint32_t*>(d_dst));
     finish_kernels();
 }
 
-std::optional<std::size_t> first_difference_on_device(const void* d_a, const void* d_b, std::size_t num_bytes) {
-    if (num_bytes == 0) return std::nullopt;
+std::optional<std::size_t> first_ungenerated_on_device(const generator_params& params, element_type type,
+                                                       const void* d_now, std::size_t num_items,
+                                                       const std::uint64_t* h_indices, const std::uint32_t* h_bits,
+                                                       std::size_t num_changes) {
+    if (num_items == 0) return std::nullopt;
     device_allocation d_first = make_counter(0xFF);  // kNone: no difference yet
     auto* first = static_cast<unsigned long long*>(d_first.get());
-    // 16-byte words where both buffers allow them (cudaMalloc's always do), bytes for the rest.
-    const bool aligned = (reinterpret_cast<std::uintptr_t>(d_a) | reinterpret_cast<std::uintptr_t>(d_b)) % 16 == 0;
-    const std::size_t word_bytes = aligned ? num_bytes / 16 * 16 : 0;
-    if (word_bytes > 0) launch_first_difference<uint4>(d_a, d_b, word_bytes, 0, first);
-    launch_first_difference<unsigned char>(static_cast<const unsigned char*>(d_a) + word_bytes,
-                                           static_cast<const unsigned char*>(d_b) + word_bytes, num_bytes - word_bytes,
-                                           word_bytes, first);
+    const auto* now = static_cast<const std::uint32_t*>(d_now);
+    const device_changes changes(h_indices, h_bits, num_changes);
+    first_ungenerated_kernel<<<grid_for(num_items), kThreads>>>(params, type, now, num_items, changes.indices(),
+                                                                changes.bits(), num_changes, first);
+    GJ_CUDA_CHECK(cudaGetLastError());
+    if (num_changes > 0)
+        missing_change_kernel<<<grid_for(num_changes), kThreads>>>(now, changes.indices(), changes.bits(), num_changes,
+                                                                   first);
     finish_kernels();
     const unsigned long long h_first = read_counter(d_first);
     if (h_first == kNone) return std::nullopt;

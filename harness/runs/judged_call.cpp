@@ -28,10 +28,10 @@ const guarded_buffer& buffer_set::at(const std::string& name) const {
     throw std::out_of_range(name);
 }
 
-void buffer_set::load_from(const buffer_sources& sources) {
+void buffer_set::load(const input_set& inputs) {
     for (auto& [param, buffer] : buffers_) {
         if (param->is_input())
-            space_->copy(buffer.data(), sources.at(param->name), buffer.size_bytes());
+            inputs.write(*param, buffer.data());
         else
             space_->fill(buffer.data(), poison_byte(param->type), buffer.size_bytes());
         buffer.arm_guards();
@@ -82,6 +82,13 @@ host_array buffer_set::download(const parameter& param) const {
     return values;
 }
 
+double buffer_set::value_at(const parameter& param, std::size_t index) const {
+    host_array one(param.type, 1);
+    const std::size_t bytes = element_size(param.type);
+    space_->download(one.data(), static_cast<const char*>(at(param.name).data()) + index * bytes, bytes);
+    return one.value(0);
+}
+
 call_outcome call_solve(const solve_function& solve, const buffer_set& buffers, const scalar_values& scalars,
                         memory_space& space, call_listener& listener) {
     const call_status settled = space.finish_call();  // the harness's own writes, never timed
@@ -106,28 +113,21 @@ call_outcome call_solve(const solve_function& solve, const buffer_set& buffers, 
 
 namespace {
 
-double element_value(memory_space& space, const void* base, std::size_t index, element_type type) {
-    host_array one(type, 1);
-    space.download(one.data(), static_cast<const char*>(base) + index * element_size(type), element_size(type));
-    return one.value(0);
-}
-
 // The first element of a `const` input that solve changed, if any, found where the buffers live.
-std::optional<std::string> find_changed_input(memory_space& space, const parameter& param, const void* now,
-                                              const void* original, std::size_t bytes, const scalar_values& scalars) {
-    const auto offset = space.first_difference(original, now, bytes);
-    if (!offset) return std::nullopt;
-    const std::size_t i = *offset / element_size(param.type);
-    const std::string where = format_coordinates(coordinates_of(i, extents_of(param, scalars)));
+std::optional<std::string> find_changed_input(const parameter& param, const buffer_set& buffers,
+                                              const input_set& inputs, const scalar_values& scalars) {
+    const auto i = inputs.first_change(param, buffers.at(param.name).data());
+    if (!i) return std::nullopt;
+    const std::string where = format_coordinates(coordinates_of(*i, extents_of(param, scalars)));
     return fmt::format("solve wrote into the {}input '{}': {}[{}] was {:.9g}, now {:.9g}",
-                       param.is_const ? "const " : "", param.name, param.name, where,
-                       element_value(space, original, i, param.type), element_value(space, now, i, param.type));
+                       param.is_const ? "const " : "", param.name, param.name, where, inputs.original_value(param, *i),
+                       buffers.value_at(param, *i));
 }
 
 }  // namespace
 
-call_outcome check_buffers(const problem_spec& spec, memory_space& space, const buffer_set& buffers,
-                           const scalar_values& scalars, const buffer_sources& sources) {
+call_outcome check_buffers(const problem_spec& spec, const buffer_set& buffers, const scalar_values& scalars,
+                           const input_set& inputs) {
     call_outcome outcome;
     for (const auto& param : spec.params) {
         if (!param.is_pointer) continue;
@@ -139,9 +139,7 @@ call_outcome check_buffers(const problem_spec& spec, memory_space& space, const 
     }
     for (const auto& param : spec.params) {
         if (!param.is_pointer || param.role != param_role::in) continue;
-        const guarded_buffer& buffer = buffers.at(param.name);
-        if (auto change =
-                find_changed_input(space, param, buffer.data(), sources.at(param.name), buffer.size_bytes(), scalars)) {
+        if (auto change = find_changed_input(param, buffers, inputs, scalars)) {
             outcome.result = verdict::memory_violation;
             outcome.message = *change;
             return outcome;

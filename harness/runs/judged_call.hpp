@@ -3,6 +3,7 @@
 // synchronise, then check guards and const inputs. Shared by plain tests and by every timed run.
 // The outputs are not checked here: they go to the judge (output_sink), the only process that
 // holds the expected ones, and it alone decides whether they pass.
+#include "buffers/data_set.hpp"
 #include "buffers/guarded_buffer.hpp"
 #include "calls/call_listener.hpp"
 #include "checks/compare.hpp"
@@ -26,8 +27,6 @@ struct call_outcome {
     bool context_lost = false;
 };
 
-using buffer_sources = std::map<std::string, const void*>;
-
 // One guarded buffer for every pointer parameter, sized for a test's scalars; exact allocations
 // without guards when `guarded` is false (sanitize runs: compute-sanitizer is the guard there).
 class buffer_set {
@@ -37,10 +36,11 @@ public:
     const std::vector<void*>& pointers() const { return pointers_; }
     const guarded_buffer& at(const std::string& name) const;
 
-    // Fills the inputs from buffers of the same space, poisons the outputs and arms every guard.
-    void load_from(const buffer_sources& sources);
+    // Makes the inputs from their recipe, poisons the outputs and arms every guard.
+    void load(const input_set& inputs);
     host_array download(const parameter& param) const;
-    // The buffers load_from poisons (the first kMaxWatchedOutputs), for the timer to watch.
+    double value_at(const parameter& param, std::size_t index) const;  // one element, downloaded
+    // The buffers load poisons (the first kMaxWatchedOutputs), for the timer to watch.
     poison_watch poisoned_outputs() const;
     // The verdict for an early write the timer found in poisoned_outputs(): impossible_time.
     call_outcome written_before_call(const early_write& found, const scalar_values& scalars) const;
@@ -69,9 +69,9 @@ public:
 call_outcome call_solve(const solve_function& solve, const buffer_set& buffers, const scalar_values& scalars,
                         memory_space& space, call_listener& listener);
 
-// Guards intact, `const` inputs unchanged against their sources.
-call_outcome check_buffers(const problem_spec& spec, memory_space& space, const buffer_set& buffers,
-                           const scalar_values& scalars, const buffer_sources& sources);
+// Guards intact, `const` inputs as `inputs` made them.
+call_outcome check_buffers(const problem_spec& spec, const buffer_set& buffers, const scalar_values& scalars,
+                           const input_set& inputs);
 
 // The outcome of a call whose outputs differ from the expected ones: wrong_answer, each
 // mismatch described, and the likely cause the first that shows one names.

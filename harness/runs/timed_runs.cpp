@@ -146,14 +146,14 @@ private:
         const std::size_t d = data_order_.next(), s = slot_order_.next();
         const input_set& data = data_sets_[d];
         buffer_set& slot = *slots_[s];
-        slot.load_from(data.sources());
+        slot.load(data);
         space_.flush_caches();
         timer_->watch(slot.poisoned_outputs());
         call_outcome outcome = call_solve(solve_, slot, test_.scalars, space_, listener_);
         if (const auto early = timer_->written_before_call(); early && outcome.result == verdict::accepted)
             outcome = slot.written_before_call(*early, test_.scalars);
         if (outcome.result == verdict::accepted)
-            outcome = check_buffers(spec_, space_, slot, test_.scalars, data.sources());
+            outcome = check_buffers(spec_, slot, test_.scalars, data);
         if (outcome.result == verdict::accepted && !judge_.ship(slot)) outcome = stopped_by_judge();
         if (outcome.result == verdict::accepted) return std::nullopt;
         outcome.message = fmt::format("timed run {} (data set {}, buffer set {}): {}", call + 1, d, s, outcome.message);

@@ -191,7 +191,7 @@ void compile_first(session& s, int index, const data_set_spec& judged) {
     const test_spec& test = s.test(index);
     const input_set inputs(s.spec, s.space, test, {judged.seed ^ 0x9e3779b97f4a7c15ULL, {}});
     buffer_set buffers(s.spec, s.space, test.scalars);
-    buffers.load_from(inputs.sources());
+    buffers.load(inputs);
     compile_announcer announcer(s.out, index);
     call_solve(*s.function, buffers, test.scalars, s.space, announcer);
 }
@@ -206,10 +206,9 @@ struct prepared_test {
     // Loads `buffers` from the inputs, calls solve, checks its buffers once it returned, and ships
     // the outputs to the judge.
     call_outcome call(session& s, buffer_set& buffers, announcer& listener, output_sink& judge) const {
-        buffers.load_from(inputs.sources());
+        buffers.load(inputs);
         call_outcome outcome = call_solve(*s.function, buffers, test.scalars, s.space, listener);
-        if (outcome.result == verdict::accepted)
-            outcome = check_buffers(s.spec, s.space, buffers, test.scalars, inputs.sources());
+        if (outcome.result == verdict::accepted) outcome = check_buffers(s.spec, buffers, test.scalars, inputs);
         if (outcome.result == verdict::accepted && !judge.ship(buffers)) outcome = stopped_by_judge();
         return outcome;
     }
