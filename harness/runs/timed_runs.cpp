@@ -33,30 +33,34 @@ private:
     call_listener& announcer_;
 };
 
-// What an empty call costs on the host clock (medians): holding back and releasing, event
-// records, synchronise and clock reads.
-struct empty_call {
-    double host_ms = 0, queue_ms = 0;
+// What the host clock takes off each reading: an empty call's host time (from the release when held
+// back), the median of the last kEmptyCalls, each made right after a timed call in the state that call
+// left. Empty calls made anywhere else can be slowed by that state: a solve that switched the device to
+// blocking synchronisation after its untimed calls, and back to spinning in its timed ones, had every
+// reading taken 13 µs short, measured once before the run (H200). Here the state it leaves after a call
+// is the one its own synchronise ran in.
+class empty_calls {
+public:
+    explicit empty_calls(memory_space& space) : space_(space), timer_(space.make_timer()) {}
+
+    void measure(bool blocking) {
+        timer_->set_blocking(blocking);
+        call_between_hooks(space_, *timer_, [] {});
+        const double overhead_ms = blocking ? timer_->host_ms() - timer_->queue_ms() : timer_->host_ms();
+        if (recent_.size() == kEmptyCalls) recent_.erase(recent_.begin());
+        recent_.push_back(overhead_ms);
+    }
+    void clear() { recent_.clear(); }
+    double overhead_ms() const { return recent_.empty() ? 0 : summarize(recent_).median; }
+
+private:
+    static constexpr std::size_t kEmptyCalls = 63;
+    memory_space& space_;
+    std::unique_ptr<call_timer> timer_;
+    std::vector<double> recent_;
 };
 
-empty_call measure_empty_call(memory_space& space, bool blocking) {
-    std::vector<double> host, queue;
-    auto timer = space.make_timer();
-    timer->set_blocking(blocking);
-    for (int i = 0; i < 21; ++i) {
-        call_between_hooks(space, *timer, [] {});
-        host.push_back(timer->host_ms());
-        queue.push_back(timer->queue_ms());
-    }
-    return {summarize(host).median, summarize(queue).median};
-}
-
-// What the host clock takes off each reading: an empty call's host time, from the release when held back.
-double host_overhead_ms(const empty_call& empty, bool blocking) {
-    return blocking ? empty.host_ms - empty.queue_ms : empty.host_ms;
-}
-
-clock_reading read_clocks(const call_timer& timer, const empty_call& empty, bool blocking) {
+clock_reading read_clocks(const call_timer& timer, double overhead_ms, bool blocking) {
     clock_reading reading;
     reading.event_ms = timer.event_ms();
     // Read around solve alone, not as the call's queueing less an empty call's: between timed calls the
@@ -69,7 +73,7 @@ clock_reading read_clocks(const call_timer& timer, const empty_call& empty, bool
     // Held back, the device starts the call's work when solve returns: the host clock from there on
     // sees all of it, and none of solve's host time.
     const double host_ms = blocking ? timer.host_ms() - timer.queue_ms() : timer.host_ms();
-    reading.host_ms = host_ms - host_overhead_ms(empty, blocking);
+    reading.host_ms = host_ms - overhead_ms;
     return reading;
 }
 
@@ -90,7 +94,7 @@ public:
           judge_(judge),
           data_order_(data_set_order(order_seed, data_sets.size())),
           slot_order_(buffer_set_order(order_seed, slots_.size())),
-          empty_(measure_empty_call(space, true)),
+          empties_(space),
           timer_(blocking_timer(space)),
           listener_(*timer_, announcer) {}
 
@@ -107,14 +111,14 @@ public:
                 restart_unblocked(fmt::format("call {} {}", call + 1, failure));
                 continue;
             }
-            const clock_reading reading = read_clocks(*timer_, empty_, result_.blocking);
+            const clock_reading reading = read_clocks(*timer_, empties_.overhead_ms(), result_.blocking);
             if (warming_up_) {
                 warm_up(reading);
                 continue;
             }
             if (sampled_enough(reading)) break;
         }
-        result_.host_overhead_ms = host_overhead_ms(empty_, result_.blocking);
+        result_.host_overhead_ms = empties_.overhead_ms();
         result_.host_clock = work_hid_from_events(result_.readings, result_.blocking);
         if (result_.blocking) result_.solve_charge_ms = solve_charge_ms(result_.readings);
         result_.stats = summarize(sample_times(result_.host_clock));
@@ -150,10 +154,10 @@ private:
         space_.flush_caches();
         timer_->watch(slot.poisoned_outputs());
         call_outcome outcome = call_solve(solve_, slot, test_.scalars, space_, listener_);
+        if (outcome.result == verdict::accepted) empties_.measure(result_.blocking);
         if (const auto early = timer_->written_before_call(); early && outcome.result == verdict::accepted)
             outcome = slot.written_before_call(*early, test_.scalars);
-        if (outcome.result == verdict::accepted)
-            outcome = check_buffers(spec_, slot, test_.scalars, data);
+        if (outcome.result == verdict::accepted) outcome = check_buffers(spec_, slot, test_.scalars, data);
         if (outcome.result == verdict::accepted && !judge_.ship(slot)) outcome = stopped_by_judge();
         if (outcome.result == verdict::accepted) return std::nullopt;
         outcome.message = fmt::format("timed run {} (data set {}, buffer set {}): {}", call + 1, d, s, outcome.message);
@@ -166,7 +170,7 @@ private:
         result_.blocking = false;
         result_.unblocked_because = std::move(why);
         timer_->set_blocking(false);
-        empty_ = measure_empty_call(space_, false);
+        empties_.clear();
         result_.readings.clear();
         warming_up_ = true;
         warmup_calls_ = 0;
@@ -215,7 +219,7 @@ private:
     std::vector<std::unique_ptr<buffer_set>> slots_;
     output_sink& judge_;
     unrepeated_draws data_order_, slot_order_;
-    empty_call empty_;
+    empty_calls empties_;
     std::unique_ptr<call_timer> timer_;
     timed_call_listener listener_;
     timed_result result_;
