@@ -259,6 +259,27 @@ TEST_CASE("a submission finds no expected outputs: not the cache's, not the judg
     CHECK(result.overall == verdict::accepted);
 }
 
+TEST_CASE("a submission finds no expected outputs where TMPDIR lies inside a folder its runner sees", "[sandbox]") {
+    // The runner's own folder is bound into its sandbox, and a TMPDIR inside it shows there unless hidden.
+    // Timed: the timed data sets' expected outputs are the ones kept in TMPDIR.
+    const auto tmp = std::filesystem::path(GPUJUDGE_BIN_DIR) / ("test-tmpdir-" + std::to_string(getpid()));
+    std::filesystem::create_directories(tmp);
+    {
+        const scoped_env env(scoped_env::variables{{"TMPDIR", tmp.string()}, {"GPUJUDGE_TEST_TARGETS", tmp.string()}});
+        judge_options options;
+        options.tests = select_tests(tiny_sum(), {});
+        options.timing.warmup_s = 0.01;
+        options.timing.min_time_s = 0.05;
+        options.timing.budget_s = 0.2;
+        options.with_baseline = false;
+        judge_context context = sandboxed_context();
+        const auto result = judge_submission(tiny_sum(), kFakes + "reads_expected_outputs.cpp", options, context);
+        INFO(result.program_output);
+        CHECK(result.overall == verdict::accepted);
+    }
+    std::filesystem::remove_all(tmp);
+}
+
 TEST_CASE("a submission cannot reach the judge's descriptors through /proc/<ppid>/fd", "[sandbox]") {
     const auto result = judge_fake("writes_parent_fds");
     CHECK(result.overall == verdict::accepted);

@@ -143,9 +143,11 @@ sandbox_policy runner_policy(const runner_settings& settings, const problem_spec
     if (settings.python) add_python(*settings.python, policy);
     if (gpu) policy.gpu_minor = gpu->minor;
     // The judge's own folders stay unseen even where a bind holds them; the prepared Python and the
-    // kept kernels, bound deeper, are mounted over the cover.
+    // kept kernels, bound deeper, are mounted over the cover. TMPDIR holds the expected outputs of
+    // every judgement running: a TMPDIR inside a bound folder (beside the runner) would show them.
     policy.hidden = settings.hidden;
     if (!settings.cache_dir.empty()) policy.hidden.push_back(settings.cache_dir);
+    policy.hidden.push_back(std::filesystem::temp_directory_path());
     return policy;
 }
 
