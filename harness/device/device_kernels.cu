@@ -101,8 +101,7 @@ class device_changes {
 public:
     device_changes(const std::uint64_t* h_indices, const std::uint32_t* h_bits, std::size_t num_items)
         : d_indices_(std::max<std::size_t>(num_items, 1) * sizeof(std::uint64_t)),
-          d_bits_(std::max<std::size_t>(num_items, 1) * sizeof(std::uint32_t)),
-          num_items_(num_items) {
+          d_bits_(std::max<std::size_t>(num_items, 1) * sizeof(std::uint32_t)) {
         if (num_items == 0) return;
         GJ_CUDA_CHECK(
             cudaMemcpy(d_indices_.get(), h_indices, num_items * sizeof(std::uint64_t), cudaMemcpyHostToDevice));
@@ -117,11 +116,9 @@ public:
 
     const std::uint64_t* indices() const { return static_cast<const std::uint64_t*>(d_indices_.get()); }
     const std::uint32_t* bits() const { return static_cast<const std::uint32_t*>(d_bits_.get()); }
-    std::size_t size() const { return num_items_; }
 
 private:
     device_allocation d_indices_, d_bits_;
-    std::size_t num_items_;
 };
 
 }  // namespace
