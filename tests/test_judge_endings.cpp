@@ -96,8 +96,18 @@ TEST_CASE("the folders of a judge killed by SIGKILL go when the next gpujudge st
     std::filesystem::last_write_time(killed / "tmp" / "gpujudge-fresh-abcdef",
                                      std::filesystem::file_time_type::clock::now());
     auto running = slow_judgement(live);
+    // Its folder that lasts as long as the judgement, the expected outputs' (made once its references
+    // are asked for): a compile's, a command's or a runner's go when those end, and may have gone by
+    // the second look without any sweep.
+    std::set<std::string> in_use;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (in_use.empty() && std::chrono::steady_clock::now() < deadline) {
+        for (const auto& name : names_in(live / "tmp"))
+            if (name.rfind("gpujudge-expected-", 0) == 0) in_use.insert(name);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    REQUIRE_FALSE(in_use.empty());
     age(live / "tmp");
-    const std::set<std::string> in_use = names_in(live / "tmp");
     for (const auto& tmp : {killed / "tmp", live / "tmp"}) {
         const auto listed = run_command(
             {"/usr/bin/env", "TMPDIR=" + tmp.string(), GPUJUDGE_BIN_DIR "/gpujudge", "--home", kFixtures, "list"},
