@@ -33,6 +33,12 @@ private:
     call_listener& announcer_;
 };
 
+// The host clock of the timer's last call: held back, from the release (just after solve returns),
+// when the device starts the call's work and sees all of it, and none of solve's host time.
+double host_from_release_ms(const call_timer& timer, bool blocking) {
+    return blocking ? timer.host_ms() - timer.queue_ms() : timer.host_ms();
+}
+
 // What the host clock takes off each reading: an empty call's host time (from the release when held
 // back), the median of the last kEmptyCalls, each made right after a timed call in the state that call
 // left. Empty calls made anywhere else can be slowed by that state: a solve that switched the device to
@@ -46,9 +52,8 @@ public:
     void measure(bool blocking) {
         timer_->set_blocking(blocking);
         call_between_hooks(space_, *timer_, [] {});
-        const double overhead_ms = blocking ? timer_->host_ms() - timer_->queue_ms() : timer_->host_ms();
         if (recent_.size() == kEmptyCalls) recent_.erase(recent_.begin());
-        recent_.push_back(overhead_ms);
+        recent_.push_back(host_from_release_ms(*timer_, blocking));
     }
     void clear() { recent_.clear(); }
     double overhead_ms() const { return recent_.empty() ? 0 : summarize(recent_).median; }
@@ -70,10 +75,7 @@ clock_reading read_clocks(const call_timer& timer, double overhead_ms, bool bloc
     reading.solve_ms = timer.solve_ms();
     reading.launch_ms = timer.launch_ms();
     reading.other_threads_ms = timer.other_threads_ms();
-    // Held back, the device starts the call's work when solve returns: the host clock from there on
-    // sees all of it, and none of solve's host time.
-    const double host_ms = blocking ? timer.host_ms() - timer.queue_ms() : timer.host_ms();
-    reading.host_ms = host_ms - overhead_ms;
+    reading.host_ms = host_from_release_ms(timer, blocking) - overhead_ms;
     return reading;
 }
 

@@ -34,8 +34,8 @@ struct timed_result {
     call_outcome outcome;  // accepted, or why a timed run failed
     std::vector<clock_reading> readings;
     sample_stats stats;  // of the times that count (see clock_choice.hpp)
-    double host_overhead_ms =
-        0;  // taken off host readings: empty calls made after timed ones (from the release, held back)
+    // Taken off host readings: empty calls made after timed ones (from the release, held back).
+    double host_overhead_ms = 0;
     bool host_clock = false;  // work hid from the events, so the host clock timed the run
     // Calls were held back until queued, so launch latency was not timed. False when solve synchronises,
     // or work hid from the events or ran on another thread (see clock_choice.hpp).
