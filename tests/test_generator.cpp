@@ -35,12 +35,6 @@ bool same(const host_array& a, const host_array& b) {
     return a.size_bytes() == b.size_bytes() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
 }
 
-host_array floats(std::vector<float> values) {
-    host_array out(element_type::f32, values.size());
-    std::memcpy(out.data(), values.data(), out.size_bytes());
-    return out;
-}
-
 }  // namespace
 
 TEST_CASE("Philox4x32-10 gives Random123's known answers", "[generator]") {

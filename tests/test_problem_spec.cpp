@@ -1,6 +1,7 @@
 #include "catalog/catalog.hpp"
 #include "spec/problem_spec.hpp"
 
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -167,13 +168,16 @@ TEST_CASE("seeds are whole numbers up to 2^64 - 1, read without rounding", "[spe
           9007199254740993ull);
 }
 
-TEST_CASE("time_limit_ms is positive and finite", "[spec]") {
+TEST_CASE("time_limit_ms is a number of milliseconds in [1, 60000]", "[spec]") {
     const std::string with_limit = replaced("metrics:", "time_limit_ms: 0\nmetrics:");
-    CHECK(error_of(with_limit) == "problem.yaml:14: time_limit_ms must be a positive, finite number, not '0'");
-    CHECK(error_of(replaced(with_limit, "time_limit_ms: 0", "time_limit_ms: .inf")) ==
-          "problem.yaml:14: time_limit_ms must be a positive, finite number, not '.inf'");
-    CHECK(parse_problem(replaced(with_limit, "time_limit_ms: 0", "time_limit_ms: 250"), "problem.yaml").time_limit_ms ==
-          250);
+    for (const char* refused : {"0", ".inf", "0.5", "60001", "1e308", "-5"})
+        CHECK(error_of(replaced(with_limit, "time_limit_ms: 0", std::string("time_limit_ms: ") + refused)) ==
+              fmt::format("problem.yaml:14: time_limit_ms must be a number of milliseconds in [1, 60000], not '{}'",
+                          refused));
+    for (const double accepted : {1.0, 250.0, 60000.0})
+        CHECK(parse_problem(replaced(with_limit, "time_limit_ms: 0", fmt::format("time_limit_ms: {}", accepted)),
+                            "problem.yaml")
+                  .time_limit_ms == accepted);
 }
 
 TEST_CASE("examples may hold NaN and infinities for floats, in YAML's or C's spelling", "[spec]") {

@@ -140,3 +140,60 @@ TEST_CASE("the languages init and the page offer: their extensions, and a file's
     CHECK(language_of_source(GPUJUDGE_SOURCE_DIR "/solutions/reduction/triton.py") == "triton");
     CHECK(language_of_source(GPUJUDGE_SOURCE_DIR "/solutions/reduction/pytorch.py") == "pytorch");
 }
+
+namespace {
+
+// A sum whose parameters are named as the starters' own variables are.
+problem_spec names_taken_by_the_starters() {
+    return parse_problem(R"(title: Names Taken
+slug: names_taken
+difficulty: easy
+signature:
+  - {name: grid, type: const float*, role: in, shape: [threadsPerBlock]}
+  - {name: pid, type: float*, role: out, shape: [1]}
+  - {name: threadsPerBlock, type: int}
+constraints: {threadsPerBlock: [1, 1000]}
+inputs: {grid: {uniform: [-1, 1]}}
+tolerance: {pid: {atol: 1e-3, rtol: 1e-5}}
+metrics: {bytes: "4 * threadsPerBlock + 4"}
+tests:
+  examples:
+    - {name: example, scalars: {threadsPerBlock: 2}, inputs: {grid: [1, 2]}, expected: {pid: [3]}}
+  functional:
+    - {name: small, scalars: {threadsPerBlock: 5}}
+)",
+                         "names_taken.yaml");
+}
+
+}  // namespace
+
+TEST_CASE("a starter's own names give way to solve's parameters of those names", "[init]") {
+    const problem_spec spec = names_taken_by_the_starters();
+    const std::string cuda = starter_source(spec);
+    CHECK(contains(cuda, "const int threadsPerBlock_ = 256;\n"));
+    CHECK(contains(cuda, "(threadsPerBlock + threadsPerBlock_ - 1) / threadsPerBlock_;"));
+    temp_dir work("starter-names");
+    std::ofstream(work.path() / "starter.cu") << forced_header(spec, "solve") << cuda;
+    const compiler_settings settings;
+    const command_result compiled =
+        run_command({settings.nvcc, "-c", "-arch=" + settings.arch, "-o", (work.path() / "starter.o").string(),
+                     (work.path() / "starter.cu").string()},
+                    std::chrono::seconds(300));
+    INFO(compiled.output);
+    CHECK(compiled.exit.code == 0);
+    const std::string triton = starter_source(spec, "triton");
+    CHECK(contains(triton,
+                   "def names_taken_kernel(grid_ptr, pid_ptr, threadsPerBlock, BLOCK_SIZE: tl.constexpr):\n"
+                   "    pid_ = tl.program_id(0)\n"));
+    CHECK(contains(triton,
+                   "    grid_ = (triton.cdiv(threadsPerBlock, BLOCK_SIZE),)\n"
+                   "    names_taken_kernel[grid_](grid, pid, threadsPerBlock, BLOCK_SIZE=BLOCK_SIZE)\n"));
+    // compile(), not ast.parse: a name given twice in a def is caught when the code is compiled.
+    std::ofstream(work.path() / "starter.py") << triton;
+    const auto parsed =
+        run_command({"/usr/bin/python3", "-c", "import sys; compile(open(sys.argv[1]).read(), 'f', 'exec')",
+                     (work.path() / "starter.py").string()},
+                    std::chrono::seconds(30));
+    INFO(parsed.output);
+    CHECK(parsed.exit.code == 0);
+}

@@ -37,6 +37,18 @@ long long evaluate_count(const std::string& expression, const scalar_values& sca
     return static_cast<long long>(value);
 }
 
+bool can_name_a_variable(const std::string& name) {
+    mu::Parser parser;
+    double value = 42;
+    try {
+        parser.DefineVar(name, &value);
+        parser.SetExpr(name);
+        return parser.Eval() == value;
+    } catch (const mu::Parser::exception_type&) {
+        return false;
+    }
+}
+
 std::set<std::string> variables_of(const std::string& expression) {
     mu::Parser parser;
     try {

@@ -4,6 +4,7 @@
 #include "spec/evaluated_spec.hpp"
 #include "spec/host_array.hpp"
 #include "spec/sum_terms.hpp"
+#include "spec/yaml_document.hpp"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -98,6 +99,8 @@ namespace {
 
 constexpr double kIntMin = -2147483648.0;
 constexpr double kIntMax = 2147483647.0;
+constexpr double kMinTimeLimitMs = 1;
+constexpr double kMaxTimeLimitMs = 60000;
 
 bool fits_int(double value) {
     return value >= kIntMin && value <= kIntMax;
@@ -114,25 +117,66 @@ std::optional<double> special_float(std::string text) {
     return std::nullopt;
 }
 
+// Why a tolerance's atol or rtol is the problem's mistake, if it is: a negative one passes nothing, and
+// an rtol of 1 or more passes an output of 0 whatever is expected (evaluate refuses infinities).
+std::optional<std::string> tolerance_problem(const std::string& which, double value) {
+    if (value < 0) return fmt::format("{} must not be negative, not {}", which, value);
+    if (which == "rtol" && value >= 1)
+        return fmt::format("rtol must be under 1 (at 1 an output of 0 passes), not {}", value);
+    return std::nullopt;
+}
+
+// Why a parameter cannot have this name, if it cannot: the name is declared in C++ (solve, the
+// reference, the starters) and in Python (a Python solve's signature), where it would also hide CUDA's
+// built-in variables or the modules Python solutions use, and the expressions use it too.
+std::optional<std::string> parameter_name_problem(const std::string& name) {
+    static const std::set<std::string> cpp_keywords = {
+        "alignas",     "alignof",   "and",        "and_eq",    "asm",      "auto",         "bitand",
+        "bitor",       "bool",      "break",      "case",      "catch",    "char",         "char8_t",
+        "char16_t",    "char32_t",  "class",      "compl",     "concept",  "const",        "consteval",
+        "constexpr",   "constinit", "const_cast", "continue",  "co_await", "co_return",    "co_yield",
+        "decltype",    "default",   "delete",     "do",        "double",   "dynamic_cast", "else",
+        "enum",        "explicit",  "export",     "extern",    "false",    "float",        "for",
+        "friend",      "goto",      "if",         "inline",    "int",      "long",         "mutable",
+        "namespace",   "new",       "noexcept",   "not",       "not_eq",   "nullptr",      "operator",
+        "or",          "or_eq",     "private",    "protected", "public",   "register",     "reinterpret_cast",
+        "requires",    "return",    "short",      "signed",    "sizeof",   "static",       "static_assert",
+        "static_cast", "struct",    "switch",     "template",  "this",     "thread_local", "throw",
+        "true",        "try",       "typedef",    "typeid",    "typename", "union",        "unsigned",
+        "using",       "virtual",   "void",       "volatile",  "wchar_t",  "while",        "xor",
+        "xor_eq"};
+    static const std::set<std::string> python_keywords = {
+        "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+        "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+        "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+        "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
+    static const std::set<std::string> hidden = {"threadIdx", "blockIdx", "blockDim", "gridDim",
+                                                 "warpSize",  "torch",    "triton",   "tl"};
+    const auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    if (name.empty() || !std::isalpha(static_cast<unsigned char>(name[0])) ||
+        !std::all_of(name.begin(), name.end(), word_char))
+        return std::string("is not a name: a letter, then letters, digits or _");
+    if (cpp_keywords.count(name)) return std::string("is a C++ keyword");
+    if (python_keywords.count(name)) return std::string("is a Python keyword");
+    if (hidden.count(name)) return std::string("would hide CUDA's built-in or the Python module of that name");
+    if (!can_name_a_variable(name)) return std::string("is a constant of the expressions");
+    return std::nullopt;
+}
+
 // Reads one YAML document into a problem_spec, remembering where each error points.
 class spec_parser {
 public:
     explicit spec_parser(std::string path) : path_(std::move(path)) {}
 
     problem_spec parse(const std::string& text) {
-        YAML::Node root;
-        try {
-            root = YAML::Load(text);
-        } catch (const YAML::ParserException& error) {
-            throw spec_error(path_, error.mark.line + 1, error.msg);
-        }
+        const YAML::Node root = load_yaml_document(text, path_);
         if (!root.IsMap()) fail(root, "expected a mapping at the top level");
         check_keys(root, {"title", "slug", "difficulty", "signature", "constraints", "conditions", "inputs",
                           "tolerance", "time_limit_ms", "metrics", "tests", "diagnosis"});
 
         problem_spec spec;
         spec.yaml_path = path_;
-        spec.title = text_of(require(root, "title"));
+        spec.title = one_line_of(require(root, "title"), "title");
         spec.slug = text_of(require(root, "slug"));
         spec.slug_line = line_of(root["slug"]);
         spec.difficulty = text_of(require(root, "difficulty"));
@@ -182,6 +226,16 @@ private:
     std::string text_of(const YAML::Node& node) const {
         if (!node.IsScalar()) fail(node, "expected a single value");
         return node.as<std::string>();
+    }
+
+    // A title or a test's name: printed on terminals and in tables, so one line of printable text.
+    std::string one_line_of(const YAML::Node& node, const char* what) const {
+        const std::string text = text_of(node);
+        if (text.find_first_not_of(" \t") == std::string::npos) fail(node, fmt::format("{} must not be empty", what));
+        for (const char c : text)
+            if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+                fail(node, fmt::format("{} holds a control character (0x{:02x})", what, static_cast<unsigned char>(c)));
+        return text;
     }
 
     double number_of(const YAML::Node& node) const {
@@ -247,8 +301,10 @@ private:
         } catch (const expression_error&) {
             // The message below says what is wanted; muParser's says less.
         }
-        if (!(value > 0) || !std::isfinite(value))
-            fail(node, fmt::format("time_limit_ms must be a positive, finite number, not '{}'", text));
+        // Under a millisecond no call can finish; past a minute a hung kernel holds the GPU for nothing.
+        if (!(value >= kMinTimeLimitMs && value <= kMaxTimeLimitMs))
+            fail(node, fmt::format("time_limit_ms must be a number of milliseconds in [{}, {}], not '{}'",
+                                   kMinTimeLimitMs, kMaxTimeLimitMs, text));
         return value;
     }
 
@@ -271,6 +327,8 @@ private:
         parameter param;
         param.line = line_of(item);
         param.name = text_of(require(item, "name"));
+        if (const auto problem = parameter_name_problem(param.name))
+            fail(item["name"], fmt::format("parameter name '{}' {}", param.name, *problem));
         if (spec.find_parameter(param.name)) fail(item, fmt::format("duplicate parameter '{}'", param.name));
         parse_type(require(item, "type"), param);
         if (!param.is_pointer) {
@@ -412,6 +470,15 @@ private:
         }
     }
 
+    // atol or rtol; one that names no scalar is checked here, the others for each test.
+    std::string tolerance_bound(const YAML::Node& node, const char* which, const std::string& what) const {
+        const std::string text = expression_of(node, what);
+        if (const auto value = constant_of(node, what))
+            if (const auto problem = tolerance_problem(which, *value))
+                fail(node, fmt::format("{}: {}", what, *problem));
+        return text;
+    }
+
     void parse_tolerance(const YAML::Node& map, problem_spec& spec) const {
         if (map) {
             if (!map.IsMap()) fail(map, "tolerance must map each float output to {atol, rtol}");
@@ -423,8 +490,8 @@ private:
                 check_keys(entry.second, {"atol", "rtol"});
                 const std::string what = fmt::format("tolerance of '{}'", name);
                 tolerance_spec tol;
-                if (entry.second["atol"]) tol.atol = expression_of(entry.second["atol"], what);
-                if (entry.second["rtol"]) tol.rtol = expression_of(entry.second["rtol"], what);
+                if (entry.second["atol"]) tol.atol = tolerance_bound(entry.second["atol"], "atol", what);
+                if (entry.second["rtol"]) tol.rtol = tolerance_bound(entry.second["rtol"], "rtol", what);
                 spec.tolerance[name] = tol;
             }
         }
@@ -589,7 +656,7 @@ private:
         test_spec test;
         test.kind = kind;
         test.line = line_of(item);
-        test.name = text_of(require(item, "name"));
+        test.name = one_line_of(require(item, "name"), "test name");
         const std::string where = fmt::format("test '{}': ", test.name);
         parse_test_scalars(require(item, "scalars"), spec, where, test);
         if (item["inputs"]) parse_generators(item["inputs"], spec, test.inputs, where);
@@ -633,15 +700,34 @@ private:
             check_scalars(test, spec, where);
             for (const auto& param : spec.params)
                 if (param.is_pointer) check_buffer(test, spec, param, where);
-            for (const auto& [name, tol] : spec.tolerance) {
-                evaluate(tol.atol, test.scalars);
-                evaluate(tol.rtol, test.scalars);
-            }
-            evaluate(spec.bytes_expression, test.scalars);
-            evaluate(spec.flops_expression, test.scalars);
+            for (const auto& [name, tol] : spec.tolerance)
+                for (const auto& [which, text] : {std::pair{"atol", tol.atol}, std::pair{"rtol", tol.rtol}})
+                    if (const auto problem = tolerance_problem(which, evaluate(text, test.scalars)))
+                        fail(test.line, fmt::format("{}: tolerance of '{}': {}", where, name, *problem));
+            check_metrics(test, spec, where);
         } catch (const expression_error& error) {
             fail(test.line, fmt::format("{}: {}", where, error.what()));
         }
+    }
+
+    // metrics.bytes is the least a solve must move, and the time floor is those bytes at the ceiling:
+    // more than the buffers hold (each input read once, each output written once, inout both) would
+    // refuse honest times, and none would leave no floor.
+    void check_metrics(const test_spec& test, const problem_spec& spec, const std::string& where) const {
+        const double bytes = evaluate(spec.bytes_expression, test.scalars);
+        double held = 0;
+        for (const auto& param : spec.params)
+            if (param.is_pointer)
+                held += static_cast<double>(spec.element_count(param, test.scalars) * element_size(param.type)) *
+                        (param.role == param_role::inout ? 2 : 1);
+        if (!(bytes > 0)) fail(test.line, fmt::format("{}: metrics 'bytes' = {} must be positive", where, bytes));
+        if (bytes > held)
+            fail(test.line, fmt::format("{}: metrics 'bytes' = {} is more than the {} bytes solve's buffers hold (each "
+                                        "input read once, each output written once): the time floor would refuse "
+                                        "honest solutions",
+                                        where, bytes, held));
+        if (evaluate(spec.flops_expression, test.scalars) < 0)
+            fail(test.line, fmt::format("{}: metrics 'flops' must not be negative", where));
     }
 
     void check_scalars(const test_spec& test, const problem_spec& spec, const std::string& where) const {
@@ -662,6 +748,25 @@ private:
                 fail(test.line, fmt::format("{}: condition '{}' does not hold", where, condition));
     }
 
+    // A range drawn from must not be empty (integers would give its lower bound alone), nor past an
+    // int buffer's values (they would saturate), and a normal's deviation not negative.
+    void check_generator_args(const generator_spec& gen, const parameter& param, const std::string& where,
+                              const scalar_values& scalars) const {
+        std::vector<double> args;
+        for (const auto& arg : gen.args) args.push_back(evaluate(arg, scalars));
+        const bool range = gen.kind == generator_kind::uniform || gen.kind == generator_kind::integers;
+        if (range && args[0] > args[1])
+            fail(gen.line, fmt::format("{}: '{}' draws from [{}, {}], which is empty: the lower bound comes first",
+                                       where, param.name, args[0], args[1]));
+        if (gen.kind == generator_kind::integers && param.type == element_type::i32 &&
+            !(fits_int(args[0]) && fits_int(args[1])))
+            fail(gen.line,
+                 fmt::format("{}: '{}' holds int, but draws from [{}, {}]", where, param.name, args[0], args[1]));
+        if (gen.kind == generator_kind::normal && args[1] < 0)
+            fail(gen.line, fmt::format("{}: '{}' has a normal deviation of {}, which must not be negative", where,
+                                       param.name, args[1]));
+    }
+
     void check_buffer(const test_spec& test, const problem_spec& spec, const parameter& param,
                       const std::string& where) const {
         const std::size_t count = spec.element_count(param, test.scalars);
@@ -676,7 +781,7 @@ private:
             if (gen.kind == generator_kind::literal && gen.values.size() != count)
                 fail(gen.line, fmt::format("{}: '{}' has {} values but its shape holds {}", where, param.name,
                                            gen.values.size(), count));
-            for (const auto& arg : gen.args) evaluate(arg, test.scalars);
+            check_generator_args(gen, param, where, test.scalars);
         }
         if (test.kind == test_kind::example && param.is_output()) {
             auto it = test.expected.find(param.name);

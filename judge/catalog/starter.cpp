@@ -19,6 +19,12 @@ std::string kernel_name(const std::string& slug) {
     return name + "_kernel";
 }
 
+// A name for one of the starter's own: `base`, with _ added until no parameter of solve has it.
+std::string free_name(const problem_spec& spec, std::string base) {
+    while (spec.find_parameter(base)) base += '_';
+    return base;
+}
+
 std::string joined_names(const problem_spec& spec, bool (*keep)(const parameter&)) {
     std::string names;
     for (const auto& param : spec.params)
@@ -47,12 +53,13 @@ std::string conventions(const problem_spec& spec) {
 
 std::string launch(const problem_spec& spec, const std::string& kernel) {
     const std::optional<std::string> size = launch_size_scalar(spec);
-    const std::string blocks = size ? fmt::format("({} + threadsPerBlock - 1) / threadsPerBlock", *size) : "1";
+    const std::string threads = free_name(spec, "threadsPerBlock"), blocks = free_name(spec, "blocksPerGrid");
     return fmt::format(
-        "    const int threadsPerBlock = 256;\n"
-        "    const int blocksPerGrid = {};\n"
-        "    {}<<<blocksPerGrid, threadsPerBlock>>>({});\n",
-        blocks, kernel, joined_names(spec, [](const parameter&) { return true; }));
+        "    const int {0} = 256;\n"
+        "    const int {1} = {2};\n"
+        "    {3}<<<{1}, {0}>>>({4});\n",
+        threads, blocks, size ? fmt::format("({0} + {1} - 1) / {1}", *size, threads) : "1", kernel,
+        joined_names(spec, [](const parameter&) { return true; }));
 }
 
 // solve's Python signature (LeetGPU's): tensors for pointers, int or float for scalars.
@@ -87,27 +94,30 @@ std::string pytorch_starter(const problem_spec& spec) {
 }
 
 std::string triton_starter(const problem_spec& spec) {
-    const std::string kernel = kernel_name(spec.slug);
+    const std::string kernel = free_name(spec, kernel_name(spec.slug));
+    const std::string block = free_name(spec, "BLOCK_SIZE"), pid = free_name(spec, "pid"),
+                      offsets = free_name(spec, "offsets"), grid = free_name(spec, "grid");
     std::string kernel_params;
-    for (const auto& param : spec.params) kernel_params += param.name + (param.is_pointer ? "_ptr, " : ", ");
+    for (const auto& param : spec.params)
+        kernel_params += (param.is_pointer ? free_name(spec, param.name + "_ptr") : param.name) + ", ";
     std::string launch_args;
     for (const auto& param : spec.params) launch_args += param.name + ", ";
     const std::optional<std::string> size = launch_size_scalar(spec);
     return fmt::format(
-        "{}import torch\n"
+        "{0}import torch\n"
         "import triton\n"
         "import triton.language as tl\n\n\n"
         "@triton.jit\n"
-        "def {}({}BLOCK_SIZE: tl.constexpr):\n"
-        "    pid = tl.program_id(0)\n"
-        "    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)\n"
+        "def {1}({2}{3}: tl.constexpr):\n"
+        "    {4} = tl.program_id(0)\n"
+        "    {5} = {4} * {3} + tl.arange(0, {3})\n"
         "    # TODO: tl.load with a mask for the last block, compute, tl.store the outputs.\n\n\n"
-        "{}:\n"
-        "    BLOCK_SIZE = 1024\n"
-        "    grid = ({},)\n"
-        "    {}[grid]({}BLOCK_SIZE=BLOCK_SIZE)\n",
-        python_conventions(spec), kernel, kernel_params, python_signature(spec),
-        size ? fmt::format("triton.cdiv({}, BLOCK_SIZE)", *size) : "1", kernel, launch_args);
+        "{6}:\n"
+        "    {3} = 1024\n"
+        "    {7} = ({8},)\n"
+        "    {1}[{7}]({9}{3}={3})\n",
+        python_conventions(spec), kernel, kernel_params, block, pid, offsets, python_signature(spec), grid,
+        size ? fmt::format("triton.cdiv({}, {})", *size, block) : "1", launch_args);
 }
 
 }  // namespace
@@ -143,7 +153,7 @@ std::optional<std::string> launch_size_scalar(const problem_spec& spec) {
 }
 
 std::string starter_source(const problem_spec& spec) {
-    const std::string kernel = kernel_name(spec.slug);
+    const std::string kernel = free_name(spec, kernel_name(spec.slug));
     return fmt::format(
         "{}#include <cuda_runtime.h>\n\n"
         "__global__ void {}({}) {{\n"

@@ -1,0 +1,91 @@
+#include "spec/yaml_document.hpp"
+
+#include "spec/problem_spec.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/yaml.h>
+
+#include <map>
+#include <sstream>
+#include <vector>
+
+namespace gpujudge {
+
+namespace {
+
+// Walks the parser's events (no tree, no recursion): each mapping's keys so far, and whether its next
+// node is a key or a value.
+class document_checker : public YAML::EventHandler {
+public:
+    explicit document_checker(std::string path) : path_(std::move(path)) {}
+
+    void OnDocumentStart(const YAML::Mark& mark) override {
+        if (++documents_ > 1) fail(mark, "a second YAML document: problem.yaml holds one");
+    }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark, nullptr); }
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override {
+        fail(mark, "aliases (*name) are not supported: write the value out");
+    }
+    void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string& value) override {
+        node(mark, &value);
+    }
+    void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override {
+        node(mark, nullptr);
+        frames_.push_back({false});
+    }
+    void OnSequenceEnd() override { frames_.pop_back(); }
+    void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+        node(mark, nullptr);
+        frames_.push_back({true});
+    }
+    void OnMapEnd() override { frames_.pop_back(); }
+
+private:
+    struct frame {
+        bool is_map;
+        bool at_key = true;
+        std::map<std::string, int> key_lines;
+    };
+    std::string path_;
+    std::vector<frame> frames_;
+    int documents_ = 0;
+
+    [[noreturn]] void fail(const YAML::Mark& mark, const std::string& message) const {
+        throw spec_error(path_, mark.line + 1, message);
+    }
+
+    // A node begins (a collection's events follow in a frame of its own): in a mapping, keys and
+    // values alternate.
+    void node(const YAML::Mark& mark, const std::string* scalar) {
+        if (frames_.empty() || !frames_.back().is_map) return;
+        frame& map = frames_.back();
+        if (map.at_key && scalar) {
+            const auto [first, added] = map.key_lines.emplace(*scalar, mark.line + 1);
+            if (!added) fail(mark, fmt::format("duplicate key '{}' (first at line {})", *scalar, first->second));
+        }
+        map.at_key = !map.at_key;
+    }
+};
+
+}  // namespace
+
+YAML::Node load_yaml_document(const std::string& text, const std::string& display_path) {
+    try {
+        std::istringstream stream(text);
+        YAML::Parser parser(stream);
+        document_checker checker(display_path);
+        while (parser.HandleNextDocument(checker)) {
+        }
+        return YAML::Load(text);
+    } catch (const YAML::DeepRecursion& error) {
+        throw spec_error(display_path, error.mark.line + 1, "nested too deeply for the YAML parser");
+    } catch (const YAML::ParserException& error) {
+        throw spec_error(display_path, error.mark.line + 1, error.msg);
+    }
+}
+
+}  // namespace gpujudge
