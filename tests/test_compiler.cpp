@@ -358,3 +358,43 @@ TEST_CASE("include scanning: quoted headers beside their includer, transitively,
     CHECK(scan_includes(source).key_parts != scan.key_parts);
     CHECK_FALSE(scan_includes(write("computed.cu", "#define H \"a.h\"\n#include H\n")).complete);
 }
+
+TEST_CASE("a source nvcc cannot be given is refused before it runs: shell syntax in its path, not a file, not text",
+          "[compiler][nvcc]") {
+    workspace space;
+    const std::string correct = "extern \"C\" void solve(const float*, float* output, int) { output[0] = 0; }\n";
+    // nvcc's steps run through sh with the path in double quotes: $(...) in a name was run.
+    const fs::path marker = fs::current_path() / "ran_by_a_file_name";  // where nvcc's shell would run it
+    fs::remove(marker);
+    const fs::path named = space.write("x$(touch${IFS}ran_by_a_file_name).cu", correct);
+    const compile_result shell = compile_solution(tiny_sum(), named, space.settings);
+    CHECK_FALSE(shell.ok);
+    CHECK(shell.source_refused);
+    CHECK(shell.diagnostics == named.string() +
+                                   ": the path holds \" $ ` or \\, which nvcc's shell steps would read as commands: "
+                                   "rename the file or its folder\n");
+    CHECK_FALSE(fs::exists(marker));
+    // A FIFO would block the judge (no writer ever comes), a binary file take the compiler's whole limit.
+    const fs::path fifo = space.sources.path() / "fifo.cu";
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    const compile_result piped = compile_solution(tiny_sum(), fifo, space.settings);
+    CHECK(piped.diagnostics == fifo.string() + ": cannot read the file (missing, not a regular file, or over 1 GiB)\n");
+    const fs::path binary = space.write("binary.cu", std::string("\x7f"
+                                                                 "ELF\0\0\0",
+                                                                 7) +
+                                                         correct);
+    const compile_result bytes = compile_solution(tiny_sum(), binary, space.settings);
+    CHECK(bytes.diagnostics == binary.string() + ": not a source file: it holds NUL bytes\n");
+    CHECK(compile_solution(tiny_sum(), space.write("quote's.cu", correct), space.settings).ok);  // ' is quoted
+}
+
+TEST_CASE("read_file_text reads regular files alone: a FIFO and a device give nothing, at once", "[compiler]") {
+    const temp_dir work("file-text");
+    const fs::path fifo = work.path() / "fifo";
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK_FALSE(read_file_text(fifo));
+    CHECK_FALSE(read_file_text("/dev/zero"));
+    CHECK_FALSE(read_file_text(work.path() / "missing"));
+    std::ofstream(work.path() / "text") << "some text";
+    CHECK(read_file_text(work.path() / "text") == "some text");
+}

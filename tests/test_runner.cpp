@@ -251,6 +251,11 @@ TEST_CASE("lines forged into the result channel end as a runtime error, never be
         CHECK(result.overall == verdict::runtime_error);
         CHECK(result.tests[0].message == forged);
     }
+    SECTION("a sealed result whose verdict has a name no verdict has") {
+        const auto result = judge_fake("forges_unknown_verdict");
+        CHECK(result.overall == verdict::runtime_error);
+        CHECK(result.tests[0].message == forged);
+    }
     CHECK(children_of_this_process() == 0);
 }
 

@@ -286,7 +286,9 @@ TEST_CASE("a submission cannot reach the judge's descriptors through /proc/<ppid
     CHECK(children_of(getpid()).empty());
 }
 
-TEST_CASE("a submission that fills the disk fills its scratch folder alone", "[sandbox]") {
+TEST_CASE(
+    "a submission that fills the disk fills its capped scratch alone: /tmp, /dev/shm; /dev read-only, no /judge/out",
+    "[sandbox]") {
     const scoped_env env(scoped_env::variables{{"GPUJUDGE_SANDBOX_SCRATCH_MB", "16"}});
     const auto result = judge_fake("fills_disk");
     INFO(result.program_output);
@@ -309,6 +311,22 @@ TEST_CASE("control characters a submission prints are escaped in the report and 
     const auto json = submission_json(tiny_sum(), "prints_escapes.cpp", result);
     CHECK(json["program_output"].get<std::string>().rfind("\\x1b[2J", 0) == 0);
     CHECK(printable_output("caf\xc3\xa9 \xe2\x82\xac\x01") == "caf\xc3\xa9 \xe2\x82\xac\\x01");
+}
+
+TEST_CASE("control characters in the compiler's diagnostics and in test messages are escaped too", "[sandbox]") {
+    const auto result = judge_fake("warns_with_escapes");
+    REQUIRE(result.overall == verdict::wrong_answer);
+    REQUIRE(result.compile.diagnostics.find('\x1b') != std::string::npos);  // the compiler quotes the #warning
+    char* text = nullptr;
+    std::size_t size = 0;
+    FILE* out = open_memstream(&text, &size);
+    print_submission(out, tiny_sum(), "warns\x1b[2J.cpp", result, {});
+    std::fclose(out);
+    const std::string report(text, size);
+    std::free(text);
+    CHECK(report.find('\x1b') == std::string::npos);
+    CHECK(report.find("\\x1b[32mverdict: accepted") != std::string::npos);
+    CHECK(report.find("source   warns\\x1b[2J.cpp\n") != std::string::npos);
 }
 
 TEST_CASE("a compile bomb ends as a compile error that names the file-size limit", "[sandbox][compile]") {
@@ -369,4 +387,33 @@ TEST_CASE("CLI: a compile bomb is a compile error naming the limit from the envi
     CHECK(
         result.output.find("compile  failed\n  the compiler exceeded the file-size limit of 4 MiB (RLIMIT_FSIZE)\n") !=
         std::string::npos);
+}
+
+TEST_CASE("CLI: the judge's own lower limits hold for what it starts, and a scratch size that is no size is refused",
+          "[sandbox][cli][compile]") {
+    const temp_dir cache("lower-limits");
+    const std::string env = "GPUJUDGE_HOME=" GPUJUDGE_TEST_FIXTURES " GPUJUDGE_CACHE_DIR=" + cache.path().string();
+    // Under `ulimit -v` below the compile's 8 GiB (a login node, a Slurm job) setrlimit refused to raise it.
+    const auto capped =
+        run_command({"/bin/sh", "-c",
+                     "ulimit -v 6000000 && exec env " + env +
+                         " " GPUJUDGE_BIN_DIR "/gpujudge --backend host run tiny_sum " + kFakes + "correct.cpp"},
+                    std::chrono::seconds(300));
+    INFO(capped.output);
+    CHECK(capped.exit.code == exit_accepted);
+    // strtoul reads "-1" as its largest value: the runner's sandbox failed to start, blamed on the submission.
+    const auto minus = gpujudge_env({"GPUJUDGE_HOME=" GPUJUDGE_TEST_FIXTURES, "GPUJUDGE_SANDBOX_SCRATCH_MB=-1"},
+                                    {"--backend", "host", "run", "tiny_sum", kFakes + "correct.cpp"});
+    INFO(minus.output);
+    CHECK(minus.exit.code == exit_accepted);
+    CHECK(minus.output.find("GPUJUDGE_SANDBOX_SCRATCH_MB='-1' is not a whole number of MiB in [1, 1048576]; using "
+                            "1024") != std::string::npos);
+    // A cache folder that is a file is the machine's to mend (exit 13), not a bug of the judge (12).
+    std::ofstream(cache.path() / "a-file") << "not a folder";
+    const auto file_cache = gpujudge_env(
+        {"GPUJUDGE_HOME=" GPUJUDGE_TEST_FIXTURES, "GPUJUDGE_CACHE_DIR=" + (cache.path() / "a-file").string()},
+        {"--backend", "host", "run", "tiny_sum", kFakes + "correct.cpp"});
+    INFO(file_cache.output);
+    CHECK(file_cache.exit.code == exit_environment);
+    CHECK(file_cache.output.find("(check GPUJUDGE_CACHE_DIR, GPUJUDGE_DATA_DIR and TMPDIR)\n") != std::string::npos);
 }

@@ -2,6 +2,7 @@
 // Host-built fakes stand in for kernels, so these run without a GPU.
 #include "base/problem_error.hpp"
 #include "bench/timing.hpp"
+#include "judging/modes.hpp"
 #include "judging/submission.hpp"
 #include "process/child_process.hpp"
 #include "timing/clock_choice.hpp"
@@ -27,8 +28,8 @@ timed_settings short_timing() {
     return settings;
 }
 
-judgement time_fake_on(const problem_spec& spec, const std::string& name,
-                       std::optional<double> assumed_peak_gbps = std::nullopt, history* results = nullptr) {
+judgement judge_fake_as(const problem_spec& spec, const std::string& name, judge_options options,
+                        std::optional<double> assumed_peak_gbps = std::nullopt, history* results = nullptr) {
     become_subreaper();
     judge_context context;
     context.compiler.cache_dir = GPUJUDGE_TEST_CACHE;
@@ -36,11 +37,16 @@ judgement time_fake_on(const problem_spec& spec, const std::string& name,
     context.runner.backend = runner_backend::host;
     context.assumed_peak_gbps = assumed_peak_gbps;
     context.results = results;
-    judge_options options;
-    options.tests = select_tests(spec, {});
     options.timing = short_timing();
     options.with_baseline = false;
     return judge_submission(spec, GPUJUDGE_TEST_FIXTURES "/host_solutions/" + name + ".cpp", options, context);
+}
+
+judgement time_fake_on(const problem_spec& spec, const std::string& name,
+                       std::optional<double> assumed_peak_gbps = std::nullopt, history* results = nullptr) {
+    judge_options options;
+    options.tests = select_tests(spec, {});
+    return judge_fake_as(spec, name, options, assumed_peak_gbps, results);
 }
 
 judgement time_fake(const std::string& name, std::optional<double> assumed_peak_gbps = std::nullopt,
@@ -131,6 +137,27 @@ TEST_CASE("a time below the physical floor is refused and never recorded", "[tim
     CHECK(results.best("tiny_sum", "N = 100000"));
 }
 
+TEST_CASE("only a submit that judged every test keeps its times: --tests and profile keep none", "[timed]") {
+    const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/problems/tiny_sum");
+    const std::string db = GPUJUDGE_TEST_CACHE "/subset-history.db";
+    std::filesystem::remove(db);
+    history results(db);
+    // Right at the benchmark's size alone: judged on the benchmark alone, it passes and is timed.
+    const judgement subset = judge_fake_as(spec, "wrong_below_benchmark_size",
+                                           submit_options(spec, {test_kind::benchmark}, true), std::nullopt, &results);
+    CHECK(subset.overall == verdict::accepted);
+    CHECK(subset.bench);
+    const int benchmark = static_cast<int>(spec.tests.size()) - 1;
+    CHECK(judge_fake_as(spec, "correct", profile_options(benchmark), std::nullopt, &results).overall ==
+          verdict::accepted);
+    CHECK_FALSE(results.best("tiny_sum", "N = 100000"));
+    CHECK(judge_fake_as(spec, "wrong_below_benchmark_size", submit_options(spec, {}, true), std::nullopt, &results)
+              .overall == verdict::wrong_answer);
+    CHECK(judge_fake_as(spec, "correct", submit_options(spec, {}, true), std::nullopt, &results).overall ==
+          verdict::accepted);
+    CHECK(results.best("tiny_sum", "N = 100000"));
+}
+
 TEST_CASE("the floor is the problem's bytes at the measured ceiling, with a margin", "[floor]") {
     const problem_spec spec = load_problem(GPUJUDGE_TEST_FIXTURES "/problems/tiny_sum");
     test_report report = last_benchmark_accepted(spec);
@@ -153,6 +180,16 @@ TEST_CASE("the floor is the problem's bytes at the measured ceiling, with a marg
         CHECK(host_refused.result == verdict::impossible_time);
         CHECK(host_refused.message.rfind(
                   "0.4 µs (the host clock, 0.4 µs with its overhead) is faster than the memory system allows", 0) == 0);
+    }
+    SECTION("of the overhead the runner reports, no more than an estimate's error is believed") {
+        // A ceiling of 1 GB/s: the floor is 388 µs. A forged result claiming 1000 s of overhead.
+        report.timing->host_clock = true;
+        report.timing->host_overhead_ms = 1e6;
+        report.timing->stats.median = 1e-6;  // ms
+        CHECK(figures_of(spec, report, 1, 0).result == verdict::impossible_time);
+        report.timing->host_overhead_ms = -1e6;  // nor does a negative one lower it
+        report.timing->stats.median = 0.389;
+        CHECK(figures_of(spec, report, 1, 0).result == verdict::accepted);
     }
     SECTION("a run timed by its events gets no such allowance") {
         report.timing->host_overhead_ms = 0.000002;

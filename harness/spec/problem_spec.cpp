@@ -99,6 +99,7 @@ namespace {
 
 constexpr double kIntMin = -2147483648.0;
 constexpr double kIntMax = 2147483647.0;
+constexpr std::uintmax_t kMaxProblemYamlBytes = std::uintmax_t{16} << 20;
 constexpr double kMinTimeLimitMs = 1;
 constexpr double kMaxTimeLimitMs = 60000;
 
@@ -823,6 +824,12 @@ problem_spec parse_problem(const std::string& yaml_text, const std::string& disp
 
 problem_spec load_problem(const std::filesystem::path& dir) {
     const auto path = dir / "problem.yaml";
+    // A FIFO would block the judge and a device never end: only a regular file of a sane size is read.
+    std::error_code error;
+    if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error))
+        throw spec_error(path.string(), 0, "not a regular file");
+    if (std::filesystem::is_regular_file(path, error) && std::filesystem::file_size(path, error) > kMaxProblemYamlBytes)
+        throw spec_error(path.string(), 0, fmt::format("larger than {} MiB", kMaxProblemYamlBytes >> 20));
     std::ifstream file(path);
     if (!file) throw spec_error(path.string(), 0, "cannot read the file");
     std::stringstream text;

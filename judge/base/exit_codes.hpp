@@ -18,9 +18,9 @@ enum exit_code : int {
     exit_invalid_problem = 10,    // problem data refused: bad problem.yaml, reference or solutions
     exit_usage = 11,              // bad arguments, unknown problem or command, missing file, --home without problems/
     exit_internal = 12,           // a bug in gpujudge itself
-    exit_environment =
-        13,  // a tool gpujudge needs is missing: nvcc (the CUDA Toolkit), a host C++ compiler, ncu, compute-sanitizer
-    exit_counters_denied = 14,  // `profile`: ncu may not read the GPU's performance counters (ERR_NVGPUCTRPERM)
+    exit_environment = 13,        // a tool gpujudge needs is missing (nvcc, a host C++ compiler, ncu,
+                                  // compute-sanitizer), or a folder it needs cannot be made or written
+    exit_counters_denied = 14,    // `profile`: ncu may not read the GPU's performance counters (ERR_NVGPUCTRPERM)
 };
 
 inline int exit_code_for(verdict v) {

@@ -1,21 +1,38 @@
 #include "base/file_text.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace gpujudge {
 
 std::optional<std::string> read_file_text(const std::filesystem::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) return std::nullopt;
-    std::stringstream text;
-    text << file.rdbuf();
-    return text.str();
+    // O_NONBLOCK: opening a FIFO with no writer returns at once (and fstat then refuses it).
+    const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return std::nullopt;
+    struct stat info {};
+    std::optional<std::string> text;
+    if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode) &&
+        static_cast<std::uintmax_t>(info.st_size) <= kMaxFileTextBytes) {
+        text.emplace();
+        text->reserve(info.st_size);
+        char chunk[1 << 16];
+        for (;;) {
+            const ssize_t got = read(fd, chunk, sizeof chunk);
+            if (got < 0 && errno == EINTR) continue;
+            if (got < 0 || text->size() + got > kMaxFileTextBytes) text.reset();  // an error, or it grew
+            if (got <= 0 || !text) break;
+            text->append(chunk, static_cast<std::size_t>(got));
+        }
+    }
+    close(fd);
+    return text;
 }
 
 std::string private_name(const std::filesystem::path& path) {

@@ -1,13 +1,18 @@
 #pragma once
 // Whole files as strings: read at once, or written under a private name and renamed into place, so
 // that no reader, in this process or another judge's, ever sees half a file.
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 
 namespace gpujudge {
 
-// The file's bytes; nothing when it cannot be opened.
+// Files larger than this are not read (problem data, sources, logs and libraries are far smaller).
+constexpr std::uintmax_t kMaxFileTextBytes = std::uintmax_t{1} << 30;
+
+// The bytes of a regular file; nothing when it cannot be opened, is not a regular file (a FIFO would
+// block the judge, a device never end) or holds more than kMaxFileTextBytes.
 std::optional<std::string> read_file_text(const std::filesystem::path& path);
 
 // A name of its own beside `path` for a file being written: pid and a counter, for concurrent

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 namespace gpujudge {
 
 int report_current_exception() {
@@ -26,6 +28,10 @@ int report_current_exception() {
     } catch (const problem_error& error) {
         fmt::print(stderr, "gpujudge: {}\n", error.what());
         return exit_invalid_problem;
+    } catch (const std::filesystem::filesystem_error& error) {
+        // A folder it needs that cannot be made or written, not a bug: the machine's to mend.
+        fmt::print(stderr, "gpujudge: {} (check GPUJUDGE_CACHE_DIR, GPUJUDGE_DATA_DIR and TMPDIR)\n", error.what());
+        return exit_environment;
     } catch (const std::exception& error) {
         fmt::print(stderr, "gpujudge: internal error: {}\n", error.what());
     } catch (...) {

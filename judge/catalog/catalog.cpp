@@ -1,5 +1,6 @@
 #include "catalog/catalog.hpp"
 
+#include "base/file_text.hpp"
 #include "base/user_errors.hpp"
 #include "toolkit/compute_sanitizer.hpp"
 
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace gpujudge {
@@ -79,12 +81,13 @@ std::string read_sanitize_marks(const std::vector<std::string>& lines, std::vect
 solution_file read_solution_header(const fs::path& path) {
     solution_file file;
     file.path = path;
-    std::ifstream in(path);
-    if (!in) {
-        file.header_error = "cannot read the file";
+    const auto text = read_file_text(path);  // a FIFO, a device or a dangling link is refused, not waited on
+    if (!text) {
+        file.header_error = "cannot read the file (missing, not a regular file, or over 1 GiB)";
         return file;
     }
     std::vector<std::string> lines;
+    std::istringstream in(*text);
     for (std::string line; std::getline(in, line);) lines.push_back(line);
     // The header is the leading block of comments: // in CUDA, # in Python.
     const std::string mark = path.extension() == ".py" ? "#" : "//";

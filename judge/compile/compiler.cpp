@@ -34,6 +34,10 @@ constexpr std::size_t kMaxDiagnosticLines = 30;
 // names itself, is met before the scratch is full.
 constexpr unsigned kScratchFiles = 4;
 
+std::string cannot_read(const std::filesystem::path& path) {
+    return fmt::format("{}: cannot read the file (missing, not a regular file, or over 1 GiB)", path.string());
+}
+
 std::string read_file(const std::filesystem::path& path) {
     auto text = read_file_text(path);
     if (!text) throw std::runtime_error(fmt::format("{}: cannot read the file", path.string()));
@@ -263,6 +267,22 @@ spawn_options compile_options(const std::filesystem::path& source, const std::fi
     return options;
 }
 
+// Why `source` cannot be given to the compiler, if it cannot: nvcc runs its steps through sh with
+// the path in double quotes, where " $ ` and \ would be read as shell syntax (a file named
+// x$(cmd).cu ran cmd), and the compiler would spend its whole limit on a binary file.
+std::optional<std::string> unusable_source(const std::filesystem::path& source) {
+    if (source.string().find_first_of("\"$`\\") != std::string::npos)
+        return fmt::format(
+            "{}: the path holds \" $ ` or \\, which nvcc's shell steps would read as commands: "
+            "rename the file or its folder",
+            source.string());
+    const auto text = read_file_text(source);
+    if (!text) return cannot_read(source);
+    if (text->find('\0') != std::string::npos)
+        return fmt::format("{}: not a source file: it holds NUL bytes", source.string());
+    return std::nullopt;
+}
+
 // Builds `source` with `tools.front()` and `flags` into one output file, kept in the cache under the
 // key with `suffix` (".so": a library; ".ptx", ".cubin": device code for `asm`).
 compile_result compile_cached(const problem_spec& spec, const std::filesystem::path& source,
@@ -271,6 +291,11 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
                               const std::string& suffix = ".so") {
     const auto start = std::chrono::steady_clock::now();
     compile_result result;
+    if (const auto refused = unusable_source(source)) {
+        result.diagnostics = *refused + "\n";
+        result.source_refused = true;
+        return result;
+    }
     const std::string header = forced_header(spec, function);
     const cache_entry entry = cache_entry_for(source, header, tools, flags, suffix, settings);
     result.library = entry.library;
@@ -360,10 +385,15 @@ compile_result stage_python(const std::filesystem::path& source, const compiler_
     compile_result result;
     const auto dir = settings.cache_dir / "lib";
     std::filesystem::create_directories(dir);
-    const std::string text = read_file(source);
-    result.library = dir / (content_hash({text}) + ".py");
+    const auto text = read_file_text(source);
+    if (!text) {
+        result.diagnostics = cannot_read(source) + "\n";
+        result.source_refused = true;
+        return result;
+    }
+    result.library = dir / (content_hash({*text}) + ".py");
     result.cached = std::filesystem::exists(result.library);
-    if (!result.cached) write_file_atomically(result.library, text);
+    if (!result.cached) write_file_atomically(result.library, *text);
     result.ok = true;
     result.compiled_from = source;
     return result;

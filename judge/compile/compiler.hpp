@@ -20,6 +20,7 @@ struct compile_result {
     std::string diagnostics;  // trimmed compiler output, the user's file:line kept; cached ones too
     double seconds = 0;
     bool undefined_function = false;  // it failed to link for want of the expected function
+    bool source_refused = false;      // not compiled: unreadable, not text, or a path nvcc cannot take
     // The path nvcc compiled, named in the library's line info: the source's own, or, from the cache,
     // that of the first compile of the same content (empty for entries cached before it was kept).
     std::filesystem::path compiled_from;

@@ -154,13 +154,21 @@ attempt attempt_of(const problem_spec& spec, const std::filesystem::path& source
     return a;
 }
 
+// Whether this judgement's times may become bests: a submit's that judged every test. `submit --tests`
+// times the benchmarks after only some tests passed (a file wrong on every example was kept as the
+// fastest), and `profile` judges one test, with no baseline's cycle to check its own against.
+bool times_count(const problem_spec& spec, const judge_options& options) {
+    return options.origin == "submit" && options.tests.size() == spec.tests.size();
+}
+
 // Keeps what the history should know of this judgement: its timed results, and the attempt itself.
 void keep(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options,
           judge_context& context, const judgement& result) {
     if (!context.results) return;
     try {
         // A judgement that is not accepted keeps no time: a cheat's figures never become a best.
-        if (result.bench && result.overall == verdict::accepted) record_timed(spec, *result.bench, options, context);
+        if (result.bench && result.overall == verdict::accepted && times_count(spec, options))
+            record_timed(spec, *result.bench, options, context);
         if (options.keep_attempt) context.results->record_attempt(attempt_of(spec, source, options, result));
     } catch (const std::exception& error) {
         spdlog::warn("{}; this attempt is not kept", error.what());

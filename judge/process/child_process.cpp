@@ -70,12 +70,20 @@ constexpr int kSeccompFd = 6;  // where bwrap reads the seccomp filter in the ch
     if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0) fail = errno;
     for (std::size_t i = 0; i < count && !fail; ++i)
         if (staged[i] < 0 || dup2(staged[i], moves[i].second) < 0) fail = errno;  // dup2 clears FD_CLOEXEC
+    // Never above the hard limit the judge itself runs under (`ulimit -v` on a login node, a Slurm
+    // job's): raising it is refused, and the lower limit holds anyway.
+    const auto capped = [](int resource, rlim_t value) {
+        rlimit current{};
+        return getrlimit(resource, &current) == 0 && current.rlim_max != RLIM_INFINITY
+                   ? std::min(value, current.rlim_max)
+                   : value;
+    };
     const auto set = [&](int resource, rlim_t value) {
-        const rlimit limit{value, value};
+        const rlimit limit{capped(resource, value), capped(resource, value)};
         if (!fail && setrlimit(resource, &limit) != 0) fail = errno;
     };
     if (limits.cpu_seconds) {  // soft: SIGXCPU, which names the limit; hard a second later: SIGKILL
-        const rlimit limit{limits.cpu_seconds, limits.cpu_seconds + 1};
+        const rlimit limit{capped(RLIMIT_CPU, limits.cpu_seconds), capped(RLIMIT_CPU, limits.cpu_seconds + 1)};
         if (!fail && setrlimit(RLIMIT_CPU, &limit) != 0) fail = errno;
     }
     if (limits.file_bytes) set(RLIMIT_FSIZE, limits.file_bytes);

@@ -209,6 +209,10 @@ std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const 
     for (const auto& node : nvidia_device_nodes("/dev", policy.gpu_minor))
         argv.insert(argv.end(), {"--dev-bind", node.string(), node.string()});
     if (std::filesystem::exists("/dev/dri", error)) argv.insert(argv.end(), {"--dev-bind", "/dev/dri", "/dev/dri"});
+    // --dev's /dev is a tmpfs of half the machine's memory, /dev/shm in it: shared memory gets a tmpfs
+    // as large as the scratch, and the rest of /dev is read-only (its nodes stay writable).
+    argv.insert(argv.end(),
+                {"--size", std::to_string(policy.scratch_bytes), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"});
     // The system, read-only: folders as binds, merged-/usr links as links.
     std::vector<sandbox_bind> system;
     for (const char* dir : {"/usr", "/etc", "/opt", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin"}) {

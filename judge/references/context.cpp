@@ -11,6 +11,8 @@ namespace gpujudge {
 std::filesystem::path build_reference(const problem_spec& spec, judge_context& context) {
     const compile_result reference = compile_host(spec, spec.dir / "reference.cpp", "reference", context.compiler);
     const std::string where = (spec.dir / "reference.cpp").string();
+    if (reference.source_refused)  // its message names the file
+        throw problem_error(reference.diagnostics.substr(0, reference.diagnostics.find_last_not_of('\n') + 1));
     if (reference.undefined_function)
         throw problem_error(fmt::format("{}: does not define the function 'reference'; define it exactly as: {}", where,
                                         spec.prototype("reference")));

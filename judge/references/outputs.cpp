@@ -46,6 +46,7 @@ std::vector<std::filesystem::path> reference_outputs::ensure(const std::vector<i
     runner_settings host = settings_;
     host.backend = runner_backend::host;
     host.launcher.clear();  // the reference computes on the host: no tool watches it
+    host.writes_outputs = true;
     runner_session session(spec_, host);
     {
         // cancel() sets the flag before it looks for a session: one of the two sees the other.

@@ -68,14 +68,17 @@ std::string printable_output(const std::string& text) {
 void print_submission(std::FILE* out, const problem_spec& spec, const std::filesystem::path& source,
                       const judgement& result, style look) {
     fmt::print(out, "problem  {} ({})\n", spec.title, spec.slug);
-    fmt::print(out, "source   {}\n", source.string());
+    // The compiler's words and a test's message quote the submission (a #warning, a string it printed
+    // into a message): escaped as its output is, or ESC bytes could paint a verdict of their own.
+    fmt::print(out, "source   {}\n", printable_output(source.string()));
     if (result.device) fmt::print(out, "device   {} ({})\n", result.device->name, result.device->arch);
     if (!result.compile.ok) {
-        fmt::print(out, "compile  failed\n{}", indent(result.compile.diagnostics, "  "));
+        fmt::print(out, "compile  failed\n{}", indent(printable_output(result.compile.diagnostics), "  "));
     } else {
         fmt::print(out, "compile  ok ({})\n",
                    result.compile.cached ? "cached" : fmt::format("{:.1f} s", result.compile.seconds));
-        if (!result.compile.diagnostics.empty()) fmt::print(out, "{}", indent(result.compile.diagnostics, "  "));
+        if (!result.compile.diagnostics.empty())
+            fmt::print(out, "{}", indent(printable_output(result.compile.diagnostics), "  "));
     }
     if (result.no_device) fmt::print(out, "device   none: {}\n", *result.no_device);
     for (const auto& test : result.judged() ? result.tests : std::vector<test_report>{}) {
@@ -83,7 +86,7 @@ void print_submission(std::FILE* out, const problem_spec& spec, const std::files
         if (test.result == verdict::accepted) fmt::print(out, "  {:.2f} ms", test.wall_ms);
         fmt::print(out, "\n");
         if (!test.message.empty() && test.result != verdict::accepted && test.result != verdict::skipped)
-            fmt::print(out, "{}", indent(test.message, "      "));
+            fmt::print(out, "{}", indent(printable_output(test.message), "      "));
     }
     if (result.bench) fmt::print(out, "\n{}\n", bench_markdown(*result.bench));
     if (result.overall != verdict::accepted && !result.program_output.empty())

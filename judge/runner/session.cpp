@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -116,10 +117,12 @@ sandbox_policy runner_policy(const runner_settings& settings, const problem_spec
     if (const char* text = std::getenv("GPUJUDGE_SANDBOX_SCRATCH_MB"); text && *text) {
         char* end = nullptr;
         const unsigned long mib = std::strtoul(text, &end, 10);
-        if (*end == '\0' && mib > 0)
+        // strtoul takes "-1" as its largest value; past 1 TiB the tmpfs size overflows or is refused.
+        if (std::isdigit(static_cast<unsigned char>(text[0])) && *end == '\0' && mib > 0 && mib <= (1ul << 20))
             policy.scratch_bytes = std::uintmax_t{mib} << 20;
         else
-            spdlog::warn("GPUJUDGE_SANDBOX_SCRATCH_MB='{}' is not a positive whole number; using 1024", text);
+            spdlog::warn("GPUJUDGE_SANDBOX_SCRATCH_MB='{}' is not a whole number of MiB in [1, 1048576]; using 1024",
+                         text);
     }
     const auto runner_dir = std::filesystem::weakly_canonical(settings.runner_exe).parent_path();
     policy.read_only.push_back({runner_dir, {}});
@@ -127,7 +130,8 @@ sandbox_policy runner_policy(const runner_settings& settings, const problem_spec
         policy.read_only.push_back({std::filesystem::weakly_canonical(runner_dir / ".." / "lib"), {}});
     policy.read_only.push_back({std::filesystem::absolute(spec.dir), {}});
     policy.read_only.push_back({stage / "lib", kSandboxLibraries});
-    policy.writable.push_back({stage / "out", kSandboxOutputs});
+    if (settings.writes_outputs || (settings.python && settings.python->kept_kernels))
+        policy.writable.push_back({stage / "out", kSandboxOutputs});
     if (!settings.launcher.empty()) {
         // The tool's installation (bin/..: a toolkit, or a stand-in's fixtures), unless the system
         // binds already hold it; never the root.
@@ -310,6 +314,11 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
     // coming (the submission knows the channel's key, it is in its process) still ends.
     const auto job_deadline = after(job_limit_s);
     auto deadline = std::min(after(idle_limit_s), job_deadline);
+    const auto forged_end = [&] {
+        end.kind = job_end::how::forged;
+        stop(true);
+        return end;
+    };
     nlohmann::json message;
     for (;;) {
         const auto status = process_->next(message, deadline, interrupt_fd_);
@@ -324,11 +333,7 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
             stop(true);
             return end;
         }
-        if (status == runner_process::read_status::forged) {
-            end.kind = job_end::how::forged;
-            stop(true);
-            return end;
-        }
+        if (status == runner_process::read_status::forged) return forged_end();
         if (status == runner_process::read_status::closed) {
             end.kind = deaf_ ? job_end::how::deaf : job_end::how::closed;
             end.exit = process_->finish(false);
@@ -364,9 +369,9 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
             }
             on_event(message);
         } catch (const nlohmann::json::exception&) {
-            end.kind = job_end::how::forged;
-            stop(true);
-            return end;
+            return forged_end();
+        } catch (const std::invalid_argument&) {  // a verdict or a cause by a name none has (parse_verdict)
+            return forged_end();
         }
     }
 }

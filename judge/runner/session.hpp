@@ -47,6 +47,10 @@ struct runner_settings {
     double time_limit_scale = 1;  // the problem's time limit times this (a launcher's tool slows kernels down)
     // The runner (and its launcher) in the sandbox (process/sandbox.hpp); off with --no-sandbox.
     bool sandbox = true;
+    // A reference's runner, which writes its outputs into the sandbox's /judge/out (on the judge's disk):
+    // a submission's runner gets no such folder, which it could fill (a Python one only where it keeps
+    // its Triton kernels there).
+    bool writes_outputs = false;
     // Folders the launcher writes its report into: bound writable in the sandbox, at their own path.
     std::vector<std::filesystem::path> launcher_writable;
     // The one GPU the runner sees (a worker of `grade`), by nvidia-smi's number (PCI bus order; CUDA's
