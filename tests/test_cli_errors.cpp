@@ -2,11 +2,13 @@
 // message that named the wrong thing) pinned with its documented exit code and, for user errors,
 // its message verbatim.
 #include "base/exit_codes.hpp"
+#include "base/temp_dir.hpp"
 #include "catalog/catalog.hpp"
 #include "cli_test_support.hpp"
 #include "device/device_info.hpp"
 #include "history/database.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -265,4 +267,25 @@ TEST_CASE("no device: this machine's reason is one of the plain ones", "[cli][er
     INFO(reason);
     CHECK((reason.rfind("no NVIDIA driver found: ", 0) == 0 || reason.rfind("the NVIDIA driver is too old: ", 0) == 0 ||
            reason == "no CUDA device found"));
+}
+
+TEST_CASE("files that are no files in a home end as its errors, at once: a FIFO, a dangling link", "[cli][errors]") {
+    namespace fs = std::filesystem;
+    const temp_dir home("fifo-home");
+    fs::create_directories(home.path() / "problems");
+    fs::create_directories(home.path() / "solutions" / "tiny_sum");
+    fs::copy(kTinySum, home.path() / "problems" / "tiny_sum");
+    fs::copy(kTinySum, home.path() / "problems" / "piped");
+    fs::remove(home.path() / "problems" / "piped" / "problem.yaml");
+    REQUIRE(mkfifo((home.path() / "problems" / "piped" / "problem.yaml").c_str(), 0600) == 0);  // no writer, ever
+    REQUIRE(mkfifo((home.path() / "solutions" / "tiny_sum" / "fifo.cu").c_str(), 0600) == 0);
+    fs::create_symlink("nowhere.cu", home.path() / "solutions" / "tiny_sum" / "dangling.cu");
+    const std::string solutions = (home.path() / "solutions" / "tiny_sum").string();
+    const auto result = run_gpujudge({"--home", home.path().string(), "validate"});
+    CHECK(result.exit.code == exit_invalid_problem);
+    CHECK(result.output == "FAIL  piped\n  " + (home.path() / "problems" / "piped" / "problem.yaml").string() +
+                               ": not a regular file\nFAIL  tiny_sum\n  " + solutions +
+                               "/dangling.cu: cannot read the file (missing, not a regular file, or over 1 GiB)\n  " +
+                               solutions +
+                               "/fifo.cu: cannot read the file (missing, not a regular file, or over 1 GiB)\n");
 }

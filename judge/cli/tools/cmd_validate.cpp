@@ -92,6 +92,11 @@ void check_build(problem_check& check, std::size_t i) {
     const compile_result& build = check.builds[i];
     const bool expect_failure = solution.expected == verdict::compile_error;
     if (build.ok == !expect_failure) return;
+    if (build.source_refused) {  // its header could not be read either: said once, in the compiler's words
+        if (solution.header_error.rfind("cannot read", 0) != 0)
+            check.errors.push_back(build.diagnostics.substr(0, build.diagnostics.find_last_not_of('\n') + 1));
+        return;
+    }
     check.errors.push_back(build.ok
                                ? fmt::format("{}: expected compile_error, but it compiles", solution.path.string())
                                : fmt::format("{}: does not compile:\n{}", solution.path.string(), build.diagnostics));
