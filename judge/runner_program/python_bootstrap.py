@@ -275,12 +275,31 @@ class _Replays:
                     solve(*args)
                 finally:
                     graph.capture_end()
-            return graph
         except Exception as error:  # said once: the time then includes solve's host time
-            self.capturable = False
-            print("gpujudge: solve could not be captured into a CUDA graph ({}: {}); timed calls call it as it "
-                  "is".format(type(error).__name__, error), file=sys.stderr)
-            return None
+            return self._uncapturable("solve could not be captured into a CUDA graph ({}: {})".format(
+                type(error).__name__, error))
+        if self._is_empty(graph):
+            return self._uncapturable("solve's captured CUDA graph is empty: its work ran on a stream of its own "
+                                      "that its caller's stream does not wait for")
+        return graph
+
+    @staticmethod
+    def _is_empty(graph):
+        """Whether the capture holds no work: what solve put on a stream of its own that the capture's
+        stream never waits for ran at once, outside it, and replays would write nothing. Asked of the
+        driver (no wait on the device: the call may be held back); unknown (torch before 2.8): no."""
+        try:
+            count = ctypes.c_size_t(0)
+            status = ctypes.CDLL("libcuda.so.1").cuGraphGetNodes(
+                ctypes.c_void_p(int(graph.raw_cuda_graph())), None, ctypes.byref(count))
+            return status == 0 and count.value == 0
+        except Exception:
+            return False
+
+    def _uncapturable(self, why):
+        self.capturable = False  # said once: the time then includes solve's host time
+        print("gpujudge: {}; timed calls call it as it is".format(why), file=sys.stderr)
+        return None
 
 
 def _entry(solve, params, shown, on_device):
