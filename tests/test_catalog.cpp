@@ -86,7 +86,8 @@ TEST_CASE("a header that declares no verdict, or an unknown one, is an error tha
     CHECK_FALSE(late.expected);
     CHECK(late.header_error == "no '// expect: <verdict>' line in its header");
     CHECK(header_of("").header_error == "no '// expect: <verdict>' line in its header");
-    CHECK(read_solution_header("/nonexistent/solution.cu").header_error == "cannot read the file");
+    CHECK(read_solution_header("/nonexistent/solution.cu").header_error ==
+          "cannot read the file (missing, not a regular file, or over 1 GiB)");
 }
 
 TEST_CASE("a header may declare compute-sanitizer tools, each reporting the line it marks", "[catalog]") {

@@ -287,7 +287,8 @@ TEST_CASE("a submission cannot reach the judge's descriptors through /proc/<ppid
 }
 
 TEST_CASE(
-    "a submission that fills the disk fills its capped scratch alone: /tmp, /dev/shm; /dev read-only, no /judge/out",
+    "a submission that fills the disk fills its capped scratch alone: /tmp and /dev/shm, with /dev read-only and no "
+    "/judge/out",
     "[sandbox]") {
     const scoped_env env(scoped_env::variables{{"GPUJUDGE_SANDBOX_SCRATCH_MB", "16"}});
     const auto result = judge_fake("fills_disk");

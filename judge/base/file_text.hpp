@@ -15,6 +15,9 @@ constexpr std::uintmax_t kMaxFileTextBytes = std::uintmax_t{1} << 30;
 // block the judge, a device never end) or holds more than kMaxFileTextBytes.
 std::optional<std::string> read_file_text(const std::filesystem::path& path);
 
+// What to say of a file read_file_text gave nothing for.
+constexpr const char* kUnreadableFile = "cannot read the file (missing, not a regular file, or over 1 GiB)";
+
 // A name of its own beside `path` for a file being written: pid and a counter, for concurrent
 // judges and threads.
 std::string private_name(const std::filesystem::path& path);

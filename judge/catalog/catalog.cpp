@@ -83,7 +83,7 @@ solution_file read_solution_header(const fs::path& path) {
     file.path = path;
     const auto text = read_file_text(path);  // a FIFO, a device or a dangling link is refused, not waited on
     if (!text) {
-        file.header_error = "cannot read the file (missing, not a regular file, or over 1 GiB)";
+        file.header_error = kUnreadableFile;
         return file;
     }
     std::vector<std::string> lines;

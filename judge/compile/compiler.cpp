@@ -35,7 +35,7 @@ constexpr std::size_t kMaxDiagnosticLines = 30;
 constexpr unsigned kScratchFiles = 4;
 
 std::string cannot_read(const std::filesystem::path& path) {
-    return fmt::format("{}: cannot read the file (missing, not a regular file, or over 1 GiB)", path.string());
+    return fmt::format("{}: {}", path.string(), kUnreadableFile);
 }
 
 std::string read_file(const std::filesystem::path& path) {

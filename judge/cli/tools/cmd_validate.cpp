@@ -1,4 +1,5 @@
 #include "base/exit_codes.hpp"
+#include "base/file_text.hpp"
 #include "base/progress.hpp"
 #include "base/user_errors.hpp"
 #include "bench/device_probe.hpp"
@@ -93,7 +94,7 @@ void check_build(problem_check& check, std::size_t i) {
     const bool expect_failure = solution.expected == verdict::compile_error;
     if (build.ok == !expect_failure) return;
     if (build.source_refused) {  // its header could not be read either: said once, in the compiler's words
-        if (solution.header_error.rfind("cannot read", 0) != 0)
+        if (solution.header_error != kUnreadableFile)
             check.errors.push_back(build.diagnostics.substr(0, build.diagnostics.find_last_not_of('\n') + 1));
         return;
     }
