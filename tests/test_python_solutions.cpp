@@ -85,7 +85,13 @@ TEST_CASE("a Python solution is held to the same checks as CUDA", "[python]") {
 
 TEST_CASE("an output written between timed calls is found before the call, whatever solve writes after it",
           "[python]") {
-    const auto result = judge_python("submit", "answers_before_the_call_from_a_thread.py");
+    // The helper races the judge's check, and a write that lands after it is an honest one's twin:
+    // on a busy machine a whole run can pass unseen, so a run that missed is tried again, twice.
+    command_result result;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        result = judge_python("submit", "answers_before_the_call_from_a_thread.py");
+        if (result.exit.code != exit_accepted) break;
+    }
     CHECK(result.exit.code == exit_code_for(verdict::impossible_time));
     CHECK(contains(result.output,
                    "output[0] held 0x00000000, not the judge's poison 0xffffffff, when solve was called: an answer "
