@@ -232,6 +232,9 @@ std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const 
     argv.insert(argv.end(), mounts.begin(), mounts.end());
     const std::string workdir = policy.workdir.empty() ? "/tmp" : plain(policy.workdir).string();
     if (!policy.workdir.empty()) argv.insert(argv.end(), {"--dir", workdir});
+    // bwrap's root, where the mount points above were made, is a tmpfs in memory with no size: once
+    // they are made, it is read-only (the mounts on it keep their own modes).
+    argv.insert(argv.end(), {"--remount-ro", "/"});
     argv.insert(argv.end(), {"--clearenv", "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp"});
     bool path_set = false;
     for (char** variable = environ; *variable; ++variable) {

@@ -14,6 +14,7 @@
 #include "buffers/data_set.hpp"
 #include "checks/likely_cause.hpp"
 #include "checks/verdict.hpp"
+#include "runner/kept_kernels.hpp"
 #include "runs/timed_runs.hpp"
 #include "timing/sample_stats.hpp"
 
@@ -41,7 +42,7 @@ struct python_load {
     std::string cache_dir;  // writable: Triton's kernels
     std::string prepared;   // read-only: what the judge prepared for this Python (toolkit/python_prepared.hpp), or ""
     std::string kept_kernels;     // read-only: Triton's kernels from a run of the same file (kept_kernels.hpp), or ""
-    std::string keep_to;          // where the runner copies its Triton kernels after each job, or ""
+    bool sends_kernels = false;   // the runner sends its Triton kernels after each job (event::kernel_file)
     std::string shown;            // the learner's path of the file, for messages and tracebacks
     bool imports_triton = false;  // the file names triton: imported ahead too
 };
@@ -146,20 +147,21 @@ struct test_result_message {
 };
 
 namespace event {
-constexpr const char* device = "device";        // device_message
-constexpr const char* no_device = "no_device";  // {message}
-constexpr const char* peak = "peak";            // {gbps}: the measured memory ceiling
-constexpr const char* loaded = "loaded";        // the library is loaded: jobs may follow
-constexpr const char* rejected = "rejected";    // {message}: the file cannot be called as solve (a compile error)
-constexpr const char* begin = "begin";          // {test}: preparing the test's data
-constexpr const char* call = "call";            // {test}: solve is being called: the time limit runs
-constexpr const char* compiling = "compiling";  // {test}: a first call that compiles (a JIT): its own limit
-constexpr const char* returned = "returned";    // {test}: solve returned and the device is synchronised
-constexpr const char* outputs = "outputs";      // {test}: the call's outputs are in the window; an ack follows
-constexpr const char* result = "result";        // test_result_message
-constexpr const char* written = "written";      // {request}: a reference request's outputs are on disk
-constexpr const char* fatal = "fatal";          // {message}: the runner cannot go on
-constexpr const char* done = "done";            // the job is finished
+constexpr const char* device = "device";            // device_message
+constexpr const char* no_device = "no_device";      // {message}
+constexpr const char* peak = "peak";                // {gbps}: the measured memory ceiling
+constexpr const char* loaded = "loaded";            // the library is loaded: jobs may follow
+constexpr const char* rejected = "rejected";        // {message}: the file cannot be called as solve (a compile error)
+constexpr const char* begin = "begin";              // {test}: preparing the test's data
+constexpr const char* call = "call";                // {test}: solve is being called: the time limit runs
+constexpr const char* compiling = "compiling";      // {test}: a first call that compiles (a JIT): its own limit
+constexpr const char* returned = "returned";        // {test}: solve returned and the device is synchronised
+constexpr const char* outputs = "outputs";          // {test}: the call's outputs are in the window; an ack follows
+constexpr const char* result = "result";            // test_result_message
+constexpr const char* written = "written";          // {request}: a reference request's outputs are on disk
+constexpr const char* kernel_file = "kernel_file";  // kernel_file: one of Triton's kernel files, before `done`
+constexpr const char* fatal = "fatal";              // {message}: the runner cannot go on
+constexpr const char* done = "done";                // the job is finished
 }  // namespace event
 
 // A job line: {"job": <kind>, "body": <the job>}.
@@ -194,10 +196,13 @@ void from_json(const nlohmann::json& in, cause_kind& kind);
 void to_json(nlohmann::json& out, const timing_summary& timing);
 void from_json(const nlohmann::json& in, timing_summary& timing);
 void to_json(nlohmann::json& out, const test_result_message& message);
+// {path, hex}: the bytes hex-encoded; a path is_kept_kernel_path refuses, or bad hex, throws.
+void to_json(nlohmann::json& out, const kernel_file& file);
+void from_json(const nlohmann::json& in, kernel_file& file);
 void from_json(const nlohmann::json& in, test_result_message& message);
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(python_load, library, home, path, cache_dir, prepared, kept_kernels, keep_to, shown,
-                                   imports_triton)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(python_load, library, home, path, cache_dir, prepared, kept_kernels, sends_kernels,
+                                   shown, imports_triton)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(hello_job, key, backend, problem_dir, python)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(load_job, library, function, measure_peak, alone)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(test_job, test, data)

@@ -74,11 +74,9 @@ const std::filesystem::path kSandboxOutputs = "/judge/out";
 // folder that outlives it (a submission could fill the disk there, or plant a kernel that another
 // file's run loads). What is kept goes through the judge's checks (kept_kernels.hpp).
 const std::filesystem::path kSandboxPythonCache = "/tmp/gpujudge-python";
-// Triton's kernels kept from a run of the same file (kept_kernels.hpp), and where the runner leaves
-// its own for the judge to keep: sandboxed runners only (an unsandboxed one could write the kept
-// folder itself).
+// Triton's kernels kept from a run of the same file (kept_kernels.hpp): sandboxed runners only, which
+// send their own for the judge to keep (an unsandboxed one could write the kept folder itself).
 const std::filesystem::path kSandboxKeptKernels = "/judge/kernels";
-const std::filesystem::path kKernelsOut = "kernels";  // in the outputs folder
 
 // A file placed where a sandboxed runner sees it: a hard link where both are on one file system
 // (nothing copied, and the runner's bind is read-only), else a copy.
@@ -130,8 +128,7 @@ sandbox_policy runner_policy(const runner_settings& settings, const problem_spec
         policy.read_only.push_back({std::filesystem::weakly_canonical(runner_dir / ".." / "lib"), {}});
     policy.read_only.push_back({std::filesystem::absolute(spec.dir), {}});
     policy.read_only.push_back({stage / "lib", kSandboxLibraries});
-    if (settings.writes_outputs || (settings.python && settings.python->kept_kernels))
-        policy.writable.push_back({stage / "out", kSandboxOutputs});
+    if (settings.writes_outputs) policy.writable.push_back({stage / "out", kSandboxOutputs});
     if (!settings.launcher.empty()) {
         // The tool's installation (bin/..: a toolkit, or a stand-in's fixtures), unless the system
         // binds already hold it; never the root.
@@ -200,7 +197,7 @@ hello_job runner_session::hello_for(const problem_spec& spec, const runner_setti
                         (stage_ ? kSandboxPythonCache : work_.path() / "python").string(),
                         python->prepared ? python->prepared->string() : "",
                         stage_ && python->kernels_kept ? kSandboxKeptKernels.string() : "",
-                        stage_ && python->kept_kernels ? (kSandboxOutputs / kKernelsOut).string() : "",
+                        stage_ && python->kept_kernels,
                         python->shown.string(),
                         python->imports_triton};
     }
@@ -240,11 +237,11 @@ void runner_session::close() {
         stop(false);
     }
     stop(true);
-    // The runner is gone: nothing writes its kernels any more while they are checked and kept, under
-    // the hash of the bytes it loaded (the learner's file may have changed since runner_for read it).
+    // Triton's kernels the runner sent are kept under the hash of the bytes it loaded (the learner's
+    // file may have changed since runner_for read it).
     if (stage_ && settings_.python && settings_.python->kept_kernels && !loaded_.empty()) {
         const auto kept = kept_kernels_dir(settings_.cache_dir, loaded_, settings_.python->install);
-        if (keep_kernels(stage_->path() / "out" / kKernelsOut, kept)) trim_kept_kernels(kept);
+        if (keep_kernels(kernels_.last(), kept)) trim_kept_kernels(kept);
     }
     loaded_.clear();  // kept once
 }
@@ -360,7 +357,15 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
                                  : end.compiling ? kCompileCallLimitS
                                                  : idle_limit_s;
             deadline = std::min(after(gap_s), job_deadline);
-            if (kind == event::done) return end;
+            if (kind == event::kernel_file) {
+                if (!stage_ || !settings_.python || !settings_.python->kept_kernels) return forged_end();  // unasked
+                kernels_.add(body.get<kernel_file>());
+                continue;
+            }
+            if (kind == event::done) {
+                kernels_.end_of_job();
+                return end;
+            }
             if (kind == event::fatal) {
                 end.kind = job_end::how::fatal;
                 end.message = body.at("message").get<std::string>();

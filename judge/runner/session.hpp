@@ -5,6 +5,7 @@
 #include "base/temp_dir.hpp"
 #include "checks/verdict.hpp"
 #include "process/nvidia_gpus.hpp"
+#include "runner/kept_kernels.hpp"
 #include "runner/process.hpp"
 #include "runner/protocol.hpp"
 #include "spec/problem_spec.hpp"
@@ -183,6 +184,7 @@ private:
     // What the runner loaded: the judge's staged copy, whose bytes are what ran (kept kernels are
     // kept under its hash, never under a learner's file that may have changed since).
     std::filesystem::path loaded_;
+    received_kernels kernels_;       // Triton's, as the runner sent them (kept_kernels.hpp)
     double post_call_allowance_ms_;  // the runner's own work between a call's return and its outputs
     bool device_read_ = false;
     std::optional<device_message> device_;

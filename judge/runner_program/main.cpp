@@ -11,6 +11,7 @@
 #include "process/solve_alone.hpp"
 #include "runner/channel.hpp"
 #include "runner/copy_on_write_inputs.hpp"
+#include "runner/kept_kernels.hpp"
 #include "runner/protocol.hpp"
 #include "runner/shared_outputs.hpp"
 #include "runner_program/python_host.hpp"
@@ -220,7 +221,9 @@ struct prepared_test {
 // Ends a job that called solve: Triton's kernels compiled so far go out for the judge to keep
 // (kept_kernels.hpp) before `done`, after which the judge may end the runner at any moment.
 void end_calls_job(session& s) {
-    if (s.python) s.python->export_kernels();
+    if (s.python && s.python->kernels_sent())
+        if (const auto files = read_kernel_files(*s.python->kernels_sent()))
+            for (const kernel_file& file : *files) s.out.send(message_of(event::kernel_file, file));
     s.out.send(message_of(event::done));
 }
 
@@ -465,7 +468,7 @@ void serve(const hello_job& hello, control& in, channel& out) {
     // opened, so that the two overlap.
     std::optional<python_host> python;
     if (const python_load& p = hello.python; !p.library.empty())
-        python.emplace(python_setup{p.library, p.home, p.path, p.cache_dir, p.prepared, p.kept_kernels, p.keep_to,
+        python.emplace(python_setup{p.library, p.home, p.path, p.cache_dir, p.prepared, p.kept_kernels, p.sends_kernels,
                                     p.shown, p.imports_triton});
     auto space = open_space(hello.backend, out);
     if (!space) return;

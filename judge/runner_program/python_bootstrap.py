@@ -80,7 +80,6 @@ def _use_triton_key(computed, known):
             module.triton_key = triton_key
 
 
-_kernels = {}  # Triton's cache folder, and where _export_kernels copies it
 _prepared = {}  # the judge's folder for this Python (python_prepared.hpp), read-only
 _ahead = {}  # the thread of _import_ahead
 
@@ -96,10 +95,9 @@ def _start(start_json):
     if start["prepared"]:
         _prepared["folder"] = start["prepared"]
         sys.pycache_prefix = os.path.join(start["prepared"], "bytecode")
-    if start["cache_dir"]:
-        triton_cache = os.path.join(start["cache_dir"], "triton")
+    if start["triton_cache"]:
+        triton_cache = start["triton_cache"]
         os.environ["TRITON_CACHE_DIR"] = triton_cache
-        _kernels.update(cache=triton_cache, keep_to=start["keep_to"])
         # The kernels kept from a run of this very file (kept_kernels.hpp), then Triton's CUDA
         # utilities, built by the judge: over anything of the same name a run may have left. What
         # cannot be copied, Triton builds again.
@@ -136,22 +134,6 @@ def _use_launcher_header():
                             list(ccflags))
     with_header.gpujudge = True
     build._build = with_header
-
-
-def _export_kernels():
-    """Copies Triton's kernels compiled so far where the judge keeps them from (kept_kernels.hpp)."""
-    keep_to = _kernels.get("keep_to")
-    if keep_to and os.path.isdir(_kernels["cache"]):
-        import shutil
-        partial = keep_to + ".partial"  # renamed whole into place: a runner ended mid-copy keeps nothing
-        try:
-            shutil.rmtree(partial, ignore_errors=True)
-            shutil.copytree(_kernels["cache"], partial)
-            shutil.rmtree(keep_to, ignore_errors=True)
-            os.rename(partial, keep_to)
-        except OSError:  # a full disk, a file the submission put in the way: nothing is kept
-            return "not kept"
-    return "ok"
 
 
 def _trimmed(error, shown):

@@ -107,6 +107,9 @@ std::string call_bootstrap_with_gil(const char* name, const std::vector<std::str
 }  // namespace
 
 python_host::python_host(const python_setup& setup) : shown_(setup.shown) {
+    const std::filesystem::path triton_cache =
+        setup.cache_dir.empty() ? std::filesystem::path() : std::filesystem::path(setup.cache_dir) / "triton";
+    if (setup.sends_kernels && !triton_cache.empty()) kernels_sent_ = triton_cache;
     // RTLD_GLOBAL: extension modules (torch's) find the interpreter's symbols in it.
     library_ = dlopen(setup.library.c_str(), RTLD_NOW | RTLD_GLOBAL);
     if (!library_) throw std::runtime_error(fmt::format("cannot load {}: {}", setup.library, dlerror()));
@@ -118,17 +121,12 @@ python_host::python_host(const python_setup& setup) : shown_(setup.shown) {
     if (api().run_string(kPythonBootstrap, nullptr) != 0) throw std::runtime_error("the Python bootstrap did not run");
     const nlohmann::json start = {
         {"path", setup.path},
-        {"cache_dir", setup.cache_dir},
         {"prepared", setup.prepared},
         {"kept_kernels", setup.kept_kernels},
-        {"keep_to", setup.keep_to},
+        {"triton_cache", triton_cache.string()},
         {"imports", setup.imports_triton ? nlohmann::json{"torch", "triton"} : nlohmann::json{"torch"}}};
     call_bootstrap(api(), "_start", {start.dump()});
     api().save_thread();  // the GIL is taken again by the imports' thread, each call (ctypes) and the load
-}
-
-void python_host::export_kernels() {
-    call_bootstrap_with_gil("_export_kernels", {});
 }
 
 std::variant<python_entry, std::string> python_host::load(const std::string& file, const problem_spec& spec,

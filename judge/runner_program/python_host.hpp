@@ -6,6 +6,8 @@
 // in) does the Python side.
 #include "calls/python_function.hpp"
 
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -20,7 +22,7 @@ struct python_setup {
     std::string cache_dir;          // Triton's kernels, this source's own (writable)
     std::string prepared;           // toolkit/python_prepared.hpp's folder, read-only; "": none
     std::string kept_kernels;       // Triton's kernels from a run of the same file, read-only; "": none
-    std::string keep_to;            // where export_kernels copies Triton's kernels; "": nowhere
+    bool sends_kernels = false;     // Triton's kernels go to the judge after each job (kept_kernels.hpp)
     std::string shown;              // the learner's path of the file, for messages and tracebacks
     bool imports_triton = false;    // the file names triton
 };
@@ -39,12 +41,13 @@ public:
     std::variant<python_entry, std::string> load(const std::string& file, const problem_spec& spec,
                                                  const std::string& backend);
 
-    // Copies Triton's kernels compiled so far to python_setup::keep_to (kept_kernels.hpp).
-    void export_kernels();
+    // Triton's cache folder, when its kernels go to the judge after each job (kept_kernels.hpp).
+    const std::optional<std::filesystem::path>& kernels_sent() const { return kernels_sent_; }
 
 private:
     void* library_ = nullptr;
     std::string shown_;
+    std::optional<std::filesystem::path> kernels_sent_;
 };
 
 }  // namespace gpujudge
