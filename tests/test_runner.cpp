@@ -251,11 +251,23 @@ TEST_CASE("lines forged into the result channel end as a runtime error, never be
         CHECK(result.overall == verdict::runtime_error);
         CHECK(result.tests[0].message == forged);
     }
+    SECTION("a call that starts again during itself, to restart the judge's clock") {
+        const auto result = judge_fake("restarts_its_call_clock");
+        CHECK(result.overall == verdict::runtime_error);
+        CHECK(result.tests[0].message == forged);
+    }
     SECTION("a sealed result whose verdict has a name no verdict has") {
         const auto result = judge_fake("forges_unknown_verdict");
         CHECK(result.overall == verdict::runtime_error);
         CHECK(result.tests[0].message == forged);
     }
+    CHECK(children_of_this_process() == 0);
+}
+
+TEST_CASE("sealed lines during a call move none of its deadlines: it ends at the time limit", "[runner][channel]") {
+    const auto result = judge_fake("keeps_talking_during_its_call");
+    CHECK(result.overall == verdict::time_limit_exceeded);
+    CHECK(result.tests[0].message == "solve did not finish within the time limit of 500 ms; the process was killed");
     CHECK(children_of_this_process() == 0);
 }
 

@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <mutex>
+#include <set>
 
 namespace gpujudge {
 
@@ -163,6 +164,11 @@ struct runner_session::job_end {
     bool in_call = false;
     bool compiling = false;  // in a first call that compiles (see event::compiling)
     bool checking = false;   // between a call's return and its outputs
+    // When the call in progress (or the compile) must be over: fixed as it starts, never moved by
+    // the messages that come during it (the submission can seal its own, see follow_calls).
+    clock::time_point call_deadline;
+    bool awaiting_outputs = false;  // a call started, and neither its outputs nor its test's result came
+    std::set<int> compiled;         // tests whose first call compiled in this job
     double job_limit_s = 0;
     child_exit exit;
     std::string message;
@@ -295,6 +301,33 @@ void runner_session::acknowledge(bool go) {
     send(job_line(job::ack, outputs_ack{go}));
 }
 
+// Where the job's calls stand after a message; false for a message out of the runner's order (a
+// call or a compile that starts during another or before the last call's outputs, a second compile
+// of a test): only the submission,
+// which can seal lines in its process, sends one, to restart the clock of a call that overruns.
+bool runner_session::follow_calls(const std::string& kind, const nlohmann::json& body, job_end& end) const {
+    const bool starts = kind == event::call || kind == event::compiling;
+    if (starts && (end.in_call || end.compiling || end.checking || end.awaiting_outputs)) return false;
+    if (kind == event::begin) end.test = body.at("test").get<int>();
+    if (kind == event::outputs || kind == event::result) end.awaiting_outputs = false;
+    if (kind == event::call) {
+        end.in_call = end.awaiting_outputs = true;
+        end.call_deadline = after(call_limit_s());
+    }
+    if (kind == event::compiling) {
+        if (!end.compiled.insert(body.at("test").get<int>()).second) return false;
+        end.compiling = true;
+        end.call_deadline = after(kCompileCallLimitS);
+    }
+    // From a call's return to its outputs the runner only checks and ships them: a runner still
+    // busy there is doing solve's work (a fault handler, a thread), bounded like the call.
+    end.checking = (kind == event::returned && end.in_call) ||
+                   (end.checking && kind != event::outputs && kind != event::result && kind != event::begin);
+    if (kind == event::returned) end.in_call = end.compiling = false;
+    if (kind == event::result) end.test = -1;
+    return true;
+}
+
 runner_session::job_end runner_session::run_job(const nlohmann::json& line,
                                                 const std::function<void(const nlohmann::json&)>& on_event,
                                                 double idle_limit_s, double job_limit_s) {
@@ -307,7 +340,7 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
         return end;
     }
     const double call_limit_s = this->call_limit_s();
-    // Each message moves the deadline on; this one never moves: a runner whose messages keep
+    // Each message between calls moves the deadline on; this one never moves: a runner whose messages keep
     // coming (the submission knows the channel's key, it is in its process) still ends.
     const auto job_deadline = after(job_limit_s);
     auto deadline = std::min(after(idle_limit_s), job_deadline);
@@ -343,20 +376,11 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
         try {
             const std::string kind = message.at("event").get<std::string>();
             const nlohmann::json& body = message.at("body");
-            if (kind == event::begin) end.test = body.at("test").get<int>();
-            if (kind == event::call) end.in_call = true;
-            if (kind == event::compiling) end.compiling = true;
-            // From a call's return to its outputs the runner only checks and ships them: a runner still
-            // busy there is doing solve's work (a fault handler, a thread), bounded like the call.
-            end.checking = (kind == event::returned && end.in_call) ||
-                           (end.checking && kind != event::outputs && kind != event::result && kind != event::begin);
-            if (kind == event::returned) end.in_call = end.compiling = false;
-            if (kind == event::result) end.test = -1;
-            const double gap_s = end.in_call     ? call_limit_s
-                                 : end.checking  ? call_limit_s + post_call_allowance_ms_ / 1000
-                                 : end.compiling ? kCompileCallLimitS
-                                                 : idle_limit_s;
-            deadline = std::min(after(gap_s), job_deadline);
+            if (!follow_calls(kind, body, end)) return forged_end();
+            deadline = std::min(end.in_call || end.compiling ? end.call_deadline
+                                : end.checking               ? after(call_limit_s + post_call_allowance_ms_ / 1000)
+                                                             : after(idle_limit_s),
+                                job_deadline);
             if (kind == event::kernel_file) {
                 if (!stage_ || !settings_.python || !settings_.python->kept_kernels) return forged_end();  // unasked
                 kernels_.add(body.get<kernel_file>());
@@ -618,12 +642,17 @@ bool runner_session::judge_calls(const char* kind, const nlohmann::json& body, c
         static_cast<double>(expected.size()) * (settings_.harness_limit_s + calls_per_test * call_limit_s());
     call_checks checks;
     checks.limit_ms = wall_limit_ms < 1e100 ? wall_limit_ms : 0;  // a profiled call has none
+    std::map<int, int> call_events;
     bool believable = true;
     const job_end end = run_job(
         job_line(kind, body),
         [&](const nlohmann::json& message) {
             announce(message, reports, stage);
-            if (is_event(message, event::call)) checks.called[test_of(message)] = clock::now();
+            if (is_event(message, event::call)) {
+                // A job calls each test's solve calls_per_test times: the runner sends no other call.
+                believable = believable && ++call_events[test_of(message)] <= calls_per_test;
+                checks.called[test_of(message)] = clock::now();
+            }
             if (is_event(message, event::outputs)) {
                 const auto found = expected.find(test_of(message));
                 if (found == expected.end()) {  // outputs of a test not asked for

@@ -157,10 +157,11 @@ private:
                      std::vector<test_report>& reports);
     bool check_outputs(int test, const named_arrays& expected, const std::string& where, bool stop,
                        call_checks& checks);
-    // Sends `line` and reads its messages until `done`: no gap longer than `idle_limit_s` (the time
-    // limit during a call), and the whole job within `job_limit_s`.
+    // Sends `line` and reads its messages until `done`: no gap longer than `idle_limit_s`, no call
+    // longer than the time limit from its start, and the whole job within `job_limit_s`.
     job_end run_job(const nlohmann::json& line, const std::function<void(const nlohmann::json&)>& on_event,
                     double idle_limit_s, double job_limit_s);
+    bool follow_calls(const std::string& kind, const nlohmann::json& body, job_end& end) const;
     // A line to the runner; one it does not take in time kills it (see job_end::how::deaf).
     bool send(const nlohmann::json& line);
     double time_job_limit_s(const time_job& job) const;  // the longest an honest time job takes
