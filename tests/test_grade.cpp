@@ -204,6 +204,27 @@ TEST_CASE("grade takes no symbolic links: a linked file or student folder is a r
     CHECK_FALSE(contains(cls.file("gradebook.csv"), "the grader's own file"));
 }
 
+TEST_CASE("names that are not UTF-8 are rows like any other, and every report is written", "[grade]") {
+    // A red team's find: one student folder or file named with 0xff made grade exit 12 before the
+    // JSON, the leaderboard and the summary were written, on every rerun.
+    class_folder cls("grade_not_utf8");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    cls.hand_in("bad\xff", "tiny_sum.cpp", "off_by_one");
+    std::filesystem::create_directories(cls.dir() / "mallory");
+    std::ofstream(cls.dir() / "mallory" / "notes\xff.txt") << "x";
+    const auto graded = cls.grade({"--no-bench"});
+    INFO(graded.output);
+    REQUIRE(graded.exit.code == exit_accepted);
+    const auto rows = cls.rows();
+    CHECK(rows.at("alice/tiny_sum.cpp").status == "accepted");
+    CHECK(rows.at("bad\xff/tiny_sum.cpp").status == "wrong_answer");
+    CHECK(rows.at("mallory/notes\xff.txt").status == "not_a_source");
+    const nlohmann::json book = nlohmann::json::parse(cls.file("gradebook.json"));
+    CHECK(contains(book.dump(), "bad\xef\xbf\xbd/tiny_sum.cpp"));  // U+FFFD in place of the byte
+    CHECK(std::filesystem::exists(cls.run() / "leaderboard.md"));
+    CHECK_FALSE(cls.file("summary.md").empty());
+}
+
 TEST_CASE("grade times accepted submissions and ranks them in the leaderboard", "[grade]") {
     class_folder cls("grade_timed");
     cls.hand_in("alice", "tiny_sum.cpp", "correct");

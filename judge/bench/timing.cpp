@@ -1,4 +1,5 @@
 #include "bench/timing.hpp"
+#include "base/json_text.hpp"
 
 #include "base/content_hash.hpp"
 #include "base/problem_error.hpp"
@@ -88,7 +89,7 @@ bool take_kept(const history* results, const std::string& key, bench_entry& entr
 
 // Keeps a reference point's figures under `key` when every timed run of it passed.
 void keep_figures(history* results, const std::string& key, const bench_entry& entry) {
-    if (results && !deciding_run(entry)) results->save_baseline_figures(key, nlohmann::json(entry.figures).dump());
+    if (results && !deciding_run(entry)) results->save_baseline_figures(key, json_text(nlohmann::json(entry.figures)));
 }
 
 // The runner for the PyTorch one-liner; none, said only with -v, when no Python has torch.

@@ -1,5 +1,6 @@
 // What `run` and `submit` share: one path from the command line to the judge and back.
 #include "base/exit_codes.hpp"
+#include "base/json_text.hpp"
 #include "cli/commands.hpp"
 
 #include <fmt/format.h>
@@ -11,7 +12,7 @@ namespace {
 void print_judgement(const cli_context& context, const problem_spec& spec, const judge_request& request,
                      const judgement& result) {
     if (request.json) {
-        fmt::print("{}\n", submission_json(spec, request.source, result, context.judge.results).dump(2));
+        fmt::print("{}\n", json_text(submission_json(spec, request.source, result, context.judge.results), 2));
         return;
     }
     print_submission(stdout, spec, request.source, result, context.look);

@@ -1,4 +1,5 @@
 #include "grade/grade_reports.hpp"
+#include "base/json_text.hpp"
 
 #include "history/json.hpp"
 
@@ -278,7 +279,7 @@ std::string summary_markdown(const std::vector<grade_row>& rows) {
 void write_grade_reports(const std::filesystem::path& run, const std::vector<grade_row>& rows) {
     std::filesystem::create_directories(run);
     write_file(run / "gradebook.csv", gradebook_csv(rows));
-    write_file(run / "gradebook.json", gradebook_json(rows).dump(2) + "\n");
+    write_file(run / "gradebook.json", json_text(gradebook_json(rows), 2) + "\n");
     write_file(run / "leaderboard.md", leaderboard_markdown(rows));
     write_file(run / "summary.md", summary_markdown(rows));
 }

@@ -1,4 +1,5 @@
 #include "grade/slurm_grader.hpp"
+#include "base/json_text.hpp"
 
 #include "base/user_errors.hpp"
 #include "catalog/catalog.hpp"
@@ -41,7 +42,7 @@ json read_json(const std::filesystem::path& path) {
 
 void write_json(const std::filesystem::path& path, const json& value) {
     const auto temporary = path.string() + ".tmp";
-    std::ofstream(temporary) << value.dump(2) << "\n";
+    std::ofstream(temporary) << json_text(value, 2) << "\n";
     std::filesystem::rename(temporary, path);
 }
 

@@ -1,4 +1,5 @@
 #include "references/outputs.hpp"
+#include "base/json_text.hpp"
 
 #include "base/content_hash.hpp"
 #include "base/file_text.hpp"
@@ -28,8 +29,8 @@ reference_outputs::reference_outputs(const problem_spec& spec, const std::filesy
 
 std::filesystem::path reference_outputs::path_of(const item& entry, bool secret) const {
     const test_spec& test = spec_.tests.at(static_cast<std::size_t>(entry.test));
-    std::string key = content_hash({problem_key_, test.name, nlohmann::json(entry.data).dump()});
-    if (!entry.scalars.empty()) key = content_hash({key, nlohmann::json(entry.scalars).dump()});
+    std::string key = content_hash({problem_key_, test.name, json_text(nlohmann::json(entry.data))});
+    if (!entry.scalars.empty()) key = content_hash({key, json_text(nlohmann::json(entry.scalars))});
     return (secret ? secret_dir_.path() : cache_dir_) / (key + ".out");
 }
 

@@ -1,4 +1,5 @@
 #include "runner/channel.hpp"
+#include "base/json_text.hpp"
 
 #include <fmt/format.h>
 #include <sys/random.h>
@@ -51,7 +52,7 @@ std::string channel_key::hex() const {
 }
 
 std::string message_sealer::seal(const nlohmann::json& message) {
-    const std::string body = message.dump();
+    const std::string body = json_text(message);
     const std::uint64_t sequence = next_++;
     return fmt::format("{} {} {}\n", sequence, mac_of(key_, sequence, body), body);
 }

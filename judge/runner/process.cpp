@@ -1,4 +1,5 @@
 #include "runner/process.hpp"
+#include "base/json_text.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -66,7 +67,7 @@ runner_process::~runner_process() {
 
 bool runner_process::send(const nlohmann::json& line, std::chrono::steady_clock::time_point deadline) {
     if (control_fd_ < 0) return false;
-    const std::string text = line.dump() + "\n";
+    const std::string text = json_text(line) + "\n";
     // A runner that died must not kill the judge with SIGPIPE.
     struct sigaction ignore {
     }, previous{};

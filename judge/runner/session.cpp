@@ -1,4 +1,5 @@
 #include "runner/session.hpp"
+#include "base/json_text.hpp"
 
 #include "base/file_text.hpp"
 #include "base/problem_error.hpp"
@@ -370,7 +371,7 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
             stop(false);
             return end;
         }
-        spdlog::debug("runner: {}", message.dump());
+        spdlog::debug("runner: {}", json_text(message));
         // A sealed line that is not what the runner sends (a field missing, of the wrong type): only the
         // submission, which can read the key in its process, writes one. Forged, not a judge bug.
         try {

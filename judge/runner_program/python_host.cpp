@@ -1,4 +1,5 @@
 #include "runner_program/python_host.hpp"
+#include "base/json_text.hpp"
 
 #include <dlfcn.h>
 #include <fmt/format.h>
@@ -125,13 +126,13 @@ python_host::python_host(const python_setup& setup) : shown_(setup.shown) {
         {"kept_kernels", setup.kept_kernels},
         {"triton_cache", triton_cache.string()},
         {"imports", setup.imports_triton ? nlohmann::json{"torch", "triton"} : nlohmann::json{"torch"}}};
-    call_bootstrap(api(), "_start", {start.dump()});
+    call_bootstrap(api(), "_start", {json_text(start)});
     api().save_thread();  // the GIL is taken again by the imports' thread, each call (ctypes) and the load
 }
 
 std::variant<python_entry, std::string> python_host::load(const std::string& file, const problem_spec& spec,
                                                           const std::string& backend) {
-    const std::string answer = call_bootstrap_with_gil("_load", {file, shown_, params_json(spec).dump(), backend});
+    const std::string answer = call_bootstrap_with_gil("_load", {file, shown_, json_text(params_json(spec)), backend});
     if (answer.rfind("ok ", 0) == 0)
         return reinterpret_cast<python_entry>(std::strtoull(answer.c_str() + 3, nullptr, 10));
     return answer.rfind("rejected ", 0) == 0 ? answer.substr(9) : answer;

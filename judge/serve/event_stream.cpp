@@ -1,4 +1,5 @@
 #include "serve/event_stream.hpp"
+#include "base/json_text.hpp"
 
 #include "serve/api/api_error.hpp"
 

@@ -1,4 +1,5 @@
 #include "serve/web_server.hpp"
+#include "base/json_text.hpp"
 
 #include "base/user_errors.hpp"
 #include "catalog/catalog.hpp"

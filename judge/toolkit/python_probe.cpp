@@ -1,4 +1,5 @@
 #include "toolkit/python_probe.hpp"
+#include "base/json_text.hpp"
 
 #include "base/file_text.hpp"
 #include "base/user_errors.hpp"
@@ -114,7 +115,7 @@ std::optional<python_install> recorded_choice(const std::filesystem::path& file,
 void record_choice(const std::filesystem::path& file, const nlohmann::json& probes) {
     try {
         std::filesystem::create_directories(file.parent_path());
-        write_file_atomically(file, nlohmann::json{{"probes", probes}}.dump() + "\n");
+        write_file_atomically(file, json_text(nlohmann::json{{"probes", probes}}) + "\n");
     } catch (const std::exception&) {
     }
 }

@@ -1,4 +1,5 @@
 #include "base/exit_codes.hpp"
+#include "base/json_text.hpp"
 #include "base/user_errors.hpp"
 #include "bench/device_probe.hpp"
 #include "cli/commands.hpp"
@@ -53,7 +54,7 @@ command_action define_asm(CLI::App& command) {
         source_files files(request.source);
         const line_lookup lines = [&files](const source_place& at) { return files.line(at); };
         if (request.json)
-            fmt::print("{}\n", asm_json(spec, request.source, result, lines).dump(2));
+            fmt::print("{}\n", json_text(asm_json(spec, request.source, result, lines), 2));
         else
             fmt::print("{}", asm_text(spec, request.source, result, lines));
         return static_cast<int>(result.compile.ok ? exit_accepted : exit_compile_error);

@@ -1,5 +1,6 @@
 // `gpujudge history [problem]`: every attempt, newest first, then the personal bests.
 #include "base/exit_codes.hpp"
+#include "base/json_text.hpp"
 #include "base/user_errors.hpp"
 #include "cli/commands.hpp"
 #include "history/json.hpp"
@@ -73,7 +74,7 @@ command_action define_history(CLI::App& command) {
         const auto attempts = context.judge.results->attempts(slug);
         const auto bests = context.judge.results->best_attempts(slug);
         if (opts->json)
-            fmt::print("{}\n", history_json(attempts, bests).dump(2));
+            fmt::print("{}\n", json_text(history_json(attempts, bests), 2));
         else if (attempts.empty())
             fmt::print("no attempts{} yet: `gpujudge run` and `gpujudge submit` are kept here\n",
                        slug ? " on " + *slug : "");

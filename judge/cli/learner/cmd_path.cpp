@@ -1,4 +1,5 @@
 #include "base/exit_codes.hpp"
+#include "base/json_text.hpp"
 #include "cli/commands.hpp"
 #include "path/learning_path.hpp"
 
@@ -25,7 +26,7 @@ command_action define_path(CLI::App& command) {
             return static_cast<int>(exit_invalid_problem);
         }
         if (opts->json)
-            fmt::print("{}\n", path_json(path).dump(2));
+            fmt::print("{}\n", json_text(path_json(path), 2));
         else
             fmt::print("{}", path_text(path));
         return static_cast<int>(exit_accepted);

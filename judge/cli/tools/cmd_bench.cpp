@@ -1,4 +1,5 @@
 #include "base/exit_codes.hpp"
+#include "base/json_text.hpp"
 #include "base/progress.hpp"
 #include "base/user_errors.hpp"
 #include "bench/device_probe.hpp"
@@ -150,7 +151,7 @@ command_action define_bench(CLI::App& command) {
             if (exit == exit_accepted) exit = exit_for(report);
             if (report.no_device) break;
         }
-        if (opts->json) fmt::print("{}\n", (opts->all ? all : all.at(0)).dump(2));
+        if (opts->json) fmt::print("{}\n", json_text(opts->all ? all : all.at(0), 2));
         return exit;
     };
 }

@@ -1,4 +1,5 @@
 #include "base/exit_codes.hpp"
+#include "base/json_text.hpp"
 #include "base/user_errors.hpp"
 #include "cli/commands.hpp"
 #include "profile/report.hpp"
@@ -41,7 +42,7 @@ command_action define_profile(CLI::App& command) {
         const bool compared = profiles.size() > 1;
         if (opts->json)
             fmt::print("{}\n",
-                       (compared ? comparison_json(spec, profiles) : profile_json(spec, profiles.front())).dump(2));
+                       json_text(compared ? comparison_json(spec, profiles) : profile_json(spec, profiles.front()), 2));
         else if (compared)
             print_comparison(stdout, spec, profiles, context.look);
         else

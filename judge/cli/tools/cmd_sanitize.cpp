@@ -1,3 +1,4 @@
+#include "base/json_text.hpp"
 #include "cli/commands.hpp"
 #include "sanitize/run.hpp"
 #include "toolkit/compute_sanitizer.hpp"
@@ -30,7 +31,7 @@ command_action define_sanitize(CLI::App& command) {
             result = sanitize_submission(spec, request.source, opts->tool, context.judge);
         }
         if (request.json)
-            fmt::print("{}\n", sanitize_json(spec, request.source, result).dump(2));
+            fmt::print("{}\n", json_text(sanitize_json(spec, request.source, result), 2));
         else
             print_sanitize(stdout, spec, request.source, result, context.look);
         return decide_sanitize(result).exit_code;

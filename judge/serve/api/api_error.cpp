@@ -47,8 +47,4 @@ std::string chosen_value(const nlohmann::json& request, const std::string& key,
     throw api_error(400, "bad_request", fmt::format("'{}' must be one of: {}", key, fmt::join(allowed, ", ")));
 }
 
-std::string json_text(const nlohmann::json& json) {
-    return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
 }  // namespace gpujudge

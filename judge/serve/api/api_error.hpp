@@ -37,7 +37,4 @@ error_reply current_error_reply();
 std::string chosen_value(const nlohmann::json& request, const std::string& key,
                          const std::vector<std::string>& allowed);
 
-// JSON text for the wire: invalid UTF-8 (a source can hold anything) replaced, never thrown on.
-std::string json_text(const nlohmann::json& json);
-
 }  // namespace gpujudge
