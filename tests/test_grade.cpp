@@ -225,6 +225,38 @@ TEST_CASE("names that are not UTF-8 are rows like any other, and every report is
     CHECK_FALSE(cls.file("summary.md").empty());
 }
 
+TEST_CASE("a wrapper file every student hands in is judged with each one's own headers", "[grade]") {
+    // A red team's find: rows were keyed on the top file's bytes alone, so a student whose wrapper
+    // matched a classmate's was given the classmate's verdict, and a changed header was "unchanged".
+    class_folder cls("grade_wrappers");
+    // The class lies in the test cache and its data folder, which a compile's sandbox hides but for
+    // the source file itself: others, so that the compiler sees impl.h beside it.
+    const temp_dir judge_folders("grade-folders");
+    const auto grade = [&] {
+        std::vector<std::string> argv = cls.argv({"--no-bench"});
+        argv[1] = "GPUJUDGE_CACHE_DIR=" + (judge_folders.path() / "cache").string();  // argv(): env's first two
+        argv[2] = "GPUJUDGE_DATA_DIR=" + (judge_folders.path() / "data").string();
+        return run_command(argv, std::chrono::seconds(600));
+    };
+    const auto hand_in_wrapped = [&](const std::string& student, const std::string& solution) {
+        cls.hand_in(student, "impl.h", solution);
+        std::ofstream(cls.dir() / student / "tiny_sum.cpp") << "#include \"impl.h\"\n";
+    };
+    hand_in_wrapped("alice", "correct");
+    REQUIRE(grade().exit.code == exit_accepted);
+    REQUIRE(cls.rows().at("alice/tiny_sum.cpp").status == "accepted");
+    hand_in_wrapped("carol", "off_by_one");
+    const auto graded = grade();
+    INFO(graded.output);
+    CHECK(contains(graded.output, "1 to judge, 1 unchanged, 0 judged under another name"));
+    CHECK(cls.rows().at("carol/tiny_sum.cpp").status == "wrong_answer");
+    // Her header changes, her wrapper does not: no longer unchanged, and now carol's twin, whose
+    // judgement holds for hers.
+    cls.hand_in("alice", "impl.h", "off_by_one");
+    CHECK(contains(grade().output, "0 to judge, 1 unchanged, 1 judged under another name"));
+    CHECK(cls.rows().at("alice/tiny_sum.cpp").status == "wrong_answer");
+}
+
 TEST_CASE("grade times accepted submissions and ranks them in the leaderboard", "[grade]") {
     class_folder cls("grade_timed");
     cls.hand_in("alice", "tiny_sum.cpp", "correct");

@@ -104,7 +104,7 @@ grade_plan plan_grade(const plan_request& request, gradebook& book) {
             continue;
         }
         const problem_spec* spec = spec_of(request, entry.problem, plan, refused);
-        grade_job job{entry, file_hash(entry.path), spec ? problem_files_hash(spec->dir) : ""};
+        grade_job job{entry, submission_hash(entry.path), spec ? problem_files_hash(spec->dir) : ""};
         if (!spec || job.source_hash.empty()) {
             entry.status = spec ? grade_status::unreadable : grade_status::judge_error;
             entry.reason = spec ? "the file cannot be read" : refused.at(entry.problem);

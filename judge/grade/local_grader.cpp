@@ -2,6 +2,7 @@
 
 #include "base/content_hash.hpp"
 #include "bench/timing.hpp"
+#include "compile/include_scan.hpp"
 #include "grade/grade_reports.hpp"
 #include "judging/modes.hpp"
 #include "judging/submission.hpp"
@@ -19,6 +20,25 @@
 #include <thread>
 
 namespace gpujudge {
+
+std::string submission_hash(const std::filesystem::path& source) {
+    const std::string own = file_hash(source);
+    if (own.empty()) return own;
+    const include_scan includes = scan_includes(source);
+    if (includes.complete && includes.key_parts.empty()) return own;  // a file alone keeps the hashes gradebooks hold
+    std::vector<std::string> parts{own};
+    parts.insert(parts.end(), includes.key_parts.begin(), includes.key_parts.end());
+    if (!includes.complete) {  // this student's own: where it lies, and every file beside it
+        parts.push_back(std::filesystem::absolute(source).string());
+        std::vector<std::filesystem::path> beside;
+        std::error_code error;
+        for (const auto& entry : std::filesystem::directory_iterator(source.parent_path(), error))
+            if (entry.is_regular_file(error)) beside.push_back(entry.path());
+        std::sort(beside.begin(), beside.end());
+        for (const auto& file : beside) parts.insert(parts.end(), {file.filename().string(), file_hash(file)});
+    }
+    return content_hash(parts);
+}
 
 namespace {
 
@@ -179,7 +199,7 @@ grade_row judged_row(const compiled_job& item, const worker_setup& setup, judge_
     const bool host = context.runner.backend == runner_backend::host;
     if (!item.compile) return early_row(job, spec, grade_status::judge_error, item.failure);
     if (!item.compile->ok) return early_row(job, spec, "compile_error", first_line(item.compile->diagnostics));
-    if (file_hash(job.entry.path) != job.source_hash)  // gone, unreadable or rewritten since the scan
+    if (submission_hash(job.entry.path) != job.source_hash)  // gone, unreadable or rewritten since the scan
         return early_row(job, spec, grade_status::unreadable, "the file changed or disappeared during the grade");
     const auto start = clock_type::now();
     try {

@@ -16,9 +16,15 @@ namespace gpujudge {
 // A submission to judge, with what decides whether an earlier judgement still holds.
 struct grade_job {
     class_entry entry;
-    std::string source_hash;
+    std::string source_hash;  // submission_hash
     std::string spec_hash;
 };
+
+// What a judgement of `source` depends on of the student's files: its bytes and the local headers it
+// includes, as the compile cache keys them (a handed-out wrapper that includes "impl.h" is the same
+// file for every student); "" when it cannot be read. Where an #include names its file through a
+// macro, also where the file lies and every file beside it: never judged like another student's.
+std::string submission_hash(const std::filesystem::path& source);
 
 struct local_settings {
     // A worker each, by the GPU it judges on (nvidia-smi's number): its runners see that GPU alone
