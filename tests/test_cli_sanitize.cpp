@@ -135,6 +135,13 @@ TEST_CASE("sanitize never reads findings from what the submission prints", "[cli
     CHECK(last_line(result.output) == "sanitize: clean (memcheck, 3 tests)");
 }
 
+TEST_CASE("sanitize reads its log as a regular file, never through a link the submission put there",
+          "[cli][sanitize]") {
+    const auto result = sanitize_host("links_the_sanitizer_log", "memcheck.txt");
+    CHECK(contains(result.output, "compute-sanitizer's log was not read: it is a symbolic link"));
+    CHECK(last_line(result.output) == "sanitize: incomplete (memcheck, compute-sanitizer ended before its summary)");
+}
+
 TEST_CASE("sanitize: a tool killed before its summary is no clean bill", "[cli][sanitize]") {
     const auto unfinished = sanitize_host("correct", "");
     CHECK(unfinished.exit.code == exit_environment);

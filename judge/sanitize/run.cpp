@@ -3,8 +3,11 @@
 #include "base/file_text.hpp"
 #include "base/temp_dir.hpp"
 #include "judging/modes.hpp"
+#include "process/sandbox.hpp"
 #include "toolkit/compute_sanitizer.hpp"
 #include "toolkit/programs.hpp"
+
+#include <spdlog/spdlog.h>
 
 namespace gpujudge {
 
@@ -35,7 +38,9 @@ sanitize_result sanitize_submission(const problem_spec& spec, const std::filesys
                                     const std::string& tool, judge_context& context) {
     const std::filesystem::path sanitizer = find_toolkit_program("compute-sanitizer");
     // The tool's report is read from its log file alone, in a folder of this run's own: what the
-    // runner prints is the submission's too, and proves nothing.
+    // runner prints is the submission's too. The submission runs in the tool's sandbox and can write
+    // that file as well (findings are the learner's advice, never a verdict), but never make the
+    // judge read another: the log is taken as a regular file, not through a link it put there.
     const temp_dir folder("sanitize");
     const std::filesystem::path log_file = folder.path() / "compute-sanitizer.log";
     sanitize_result result;
@@ -44,7 +49,11 @@ sanitize_result sanitize_submission(const problem_spec& spec, const std::filesys
         const launched_runner launched(context.runner, sanitizer_launcher(sanitizer, tool, log_file), folder.path());
         result.judged = judge_submission(spec, source, sanitize_options(spec), context);
     }  // the runner has ended, and the tool has written its report
-    result.log = parse_sanitizer_log(read_file_text(log_file).value_or(""));
+    const std::filesystem::path taken = folder.path() / "taken.log";
+    if (const auto refused = take_from_sandbox(log_file, taken);
+        refused && std::filesystem::exists(std::filesystem::symlink_status(log_file)))
+        spdlog::warn("compute-sanitizer's log was not read: {}", *refused);
+    result.log = parse_sanitizer_log(read_file_text(taken).value_or(""));
     result.findings = map_findings(result.log, source, result.judged.compile.compiled_from);
     return result;
 }
