@@ -1,7 +1,7 @@
 #include "bench/timing.hpp"
-#include "base/json_text.hpp"
 
 #include "base/content_hash.hpp"
+#include "base/json_text.hpp"
 #include "base/problem_error.hpp"
 #include "base/user_errors.hpp"
 #include "catalog/catalog.hpp"

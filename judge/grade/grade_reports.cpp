@@ -1,6 +1,6 @@
 #include "grade/grade_reports.hpp"
-#include "base/json_text.hpp"
 
+#include "base/json_text.hpp"
 #include "history/json.hpp"
 
 #include <fmt/format.h>

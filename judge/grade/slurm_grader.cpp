@@ -1,6 +1,6 @@
 #include "grade/slurm_grader.hpp"
-#include "base/json_text.hpp"
 
+#include "base/json_text.hpp"
 #include "base/user_errors.hpp"
 #include "catalog/catalog.hpp"
 #include "process/child_process.hpp"

@@ -1,8 +1,8 @@
 #include "references/outputs.hpp"
-#include "base/json_text.hpp"
 
 #include "base/content_hash.hpp"
 #include "base/file_text.hpp"
+#include "base/json_text.hpp"
 #include "base/problem_error.hpp"
 #include "buffers/data_set.hpp"
 #include "inputs/generator.hpp"

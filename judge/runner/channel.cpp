@@ -1,4 +1,5 @@
 #include "runner/channel.hpp"
+
 #include "base/json_text.hpp"
 
 #include <fmt/format.h>

@@ -1,4 +1,5 @@
 #include "runner/process.hpp"
+
 #include "base/json_text.hpp"
 
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 #include "runner/session.hpp"
-#include "base/json_text.hpp"
 
 #include "base/file_text.hpp"
+#include "base/json_text.hpp"
 #include "base/problem_error.hpp"
 #include "checks/test_data.hpp"
 #include "process/sandbox.hpp"
@@ -308,8 +308,8 @@ void runner_session::acknowledge(bool go) {
 
 // Where the job's calls stand after a message; false for a message out of the runner's order (a
 // call or a compile that starts during another or before the last call's outputs, a second compile
-// of a test): only the submission,
-// which can seal lines in its process, sends one, to restart the clock of a call that overruns.
+// of a test): only the submission, which can seal lines in its process, sends one, to restart the
+// clock of a call that overruns.
 bool runner_session::follow_calls(const std::string& kind, const nlohmann::json& body, job_end& end) const {
     const bool starts = kind == event::call || kind == event::compiling;
     if (starts && (end.in_call || end.compiling || end.checking || end.awaiting_outputs)) return false;
@@ -345,8 +345,8 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
         return end;
     }
     const double call_limit_s = this->call_limit_s();
-    // Each message between calls moves the deadline on; this one never moves: a runner whose messages keep
-    // coming (the submission knows the channel's key, it is in its process) still ends.
+    // Each message between calls moves the deadline on; this one never moves: a runner whose
+    // messages keep coming (the submission knows the channel's key, it is in its process) still ends.
     const auto job_deadline = after(job_limit_s);
     auto deadline = std::min(after(idle_limit_s), job_deadline);
     const auto forged_end = [&] {

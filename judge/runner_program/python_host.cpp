@@ -1,4 +1,5 @@
 #include "runner_program/python_host.hpp"
+
 #include "base/json_text.hpp"
 
 #include <dlfcn.h>

@@ -1,6 +1,6 @@
 #include "serve/event_stream.hpp"
-#include "base/json_text.hpp"
 
+#include "base/json_text.hpp"
 #include "serve/api/api_error.hpp"
 
 namespace gpujudge {

@@ -1,6 +1,6 @@
 #include "serve/web_server.hpp"
-#include "base/json_text.hpp"
 
+#include "base/json_text.hpp"
 #include "base/user_errors.hpp"
 #include "catalog/catalog.hpp"
 #include "history/json.hpp"

@@ -1,7 +1,7 @@
 #include "toolkit/python_probe.hpp"
-#include "base/json_text.hpp"
 
 #include "base/file_text.hpp"
+#include "base/json_text.hpp"
 #include "base/user_errors.hpp"
 #include "process/child_process.hpp"
 
