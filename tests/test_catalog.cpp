@@ -86,6 +86,11 @@ TEST_CASE("a header that declares no verdict, or an unknown one, is an error tha
     CHECK_FALSE(late.expected);
     CHECK(late.header_error == "no '// expect: <verdict>' line in its header");
     CHECK(header_of("").header_error == "no '// expect: <verdict>' line in its header");
+    CHECK(header_of("// expect: wrong_answer\n// expect: accepted\n").header_error ==
+          "a second 'expect:' line (line 1 declares one)");
+    const solution_file marked = header_of("\xEF\xBB\xBF// expect: wrong_answer\n");  // a BOM from an editor
+    CHECK(marked.header_error.empty());
+    CHECK(marked.expected == verdict::wrong_answer);
     CHECK(read_solution_header("/nonexistent/solution.cu").header_error ==
           "cannot read the file (missing, not a regular file, or over 1 GiB)");
 }

@@ -8,6 +8,7 @@
 #include "compile/compiler.hpp"
 #include "compile/include_scan.hpp"
 
+#include <dlfcn.h>
 #include <sys/stat.h>
 #include <catch2/catch.hpp>
 
@@ -73,6 +74,15 @@ std::string embeds(const fs::path& file) {
            "extern \"C\" void solve(const float*, float* output, int) { output[0] = 0; }\n";
 }
 
+// Whether the library at `path` exports `symbol` to dlsym, as the runner looks it up.
+bool exports(const fs::path& path, const char* symbol) {
+    void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library) return false;
+    const bool found = dlsym(library, symbol) != nullptr;
+    dlclose(library);
+    return found;
+}
+
 // Runs the test from another working directory, and comes back.
 struct working_directory {
     fs::path before = fs::current_path();
@@ -84,11 +94,38 @@ struct working_directory {
 
 TEST_CASE("the forced header declares the expected prototype and uses it", "[compiler]") {
     const std::string header = forced_header(tiny_sum(), "solve");
-    CHECK(contains(header, "extern \"C\" void solve(const float* input, float* output, int N);\n"));
+    CHECK(contains(header,
+                   "extern \"C\" __attribute__((visibility(\"default\"))) void solve(const float* input, "
+                   "float* output, int N);\n"));
     // The use makes a missing definition fail to link instead of loading without it.
     CHECK(contains(header,
                    "static void (*const gpujudge_expected_solve)(const float*, float*, int) "
                    "__attribute__((used)) = solve;"));
+}
+
+TEST_CASE("a solve defined hidden is exported all the same: it links, so it must load", "[compiler]") {
+    workspace space;
+    const fs::path attribute = space.write(
+        "attribute.cpp", "extern \"C\" __attribute__((visibility(\"hidden\"))) void solve(const float*, float* o, int) {\n"
+                         "    o[0] = 1;\n}\n");
+    const fs::path pragma = space.write("pragma.cpp",
+                                        "#pragma GCC visibility push(hidden)\n"
+                                        "extern \"C\" void solve(const float*, float* o, int) { o[0] = 1; }\n"
+                                        "#pragma GCC visibility pop\n");
+    for (const fs::path& source : {attribute, pragma}) {
+        const compile_result built = space.host(source);
+        REQUIRE(built.ok);
+        CHECK(exports(built.library, "solve"));
+    }
+}
+
+TEST_CASE("a relative source named like an option is compiled as the file it is", "[compiler]") {
+    workspace space;
+    space.write("-dash.cpp", "extern \"C\" void solve(const float*, float* o, int) { o[0] = 1; }\n");
+    const working_directory here(space.sources.path());
+    const compile_result built = space.host("-dash.cpp");
+    REQUIRE(built.ok);
+    CHECK(exports(built.library, "solve"));
 }
 
 TEST_CASE("a build is cached: the second compile reuses the same library", "[compiler]") {
@@ -254,6 +291,18 @@ TEST_CASE("nvcc builds are cached by their headers too, and keep their warnings"
     const compile_result changed = compile_solution(tiny_sum(), source, space.settings);
     CHECK(changed.ok);
     CHECK_FALSE(changed.cached);
+}
+
+TEST_CASE("nvcc reads any learner file as CUDA: .c, .cpp, .CU", "[compiler][nvcc]") {
+    workspace space;
+    const std::string text =
+        "__global__ void copy(const float* in, float* out) { out[threadIdx.x] = in[blockIdx.x]; }\n"
+        "extern \"C\" void solve(const float* input, float* output, int) { copy<<<1, 1>>>(input, output); }\n";
+    for (const std::string name : {"kernel.c", "kernel.cpp", "KERNEL.CU"}) {
+        const compile_result built = compile_solution(tiny_sum(), space.write(name, text), space.settings);
+        INFO(name << ": " << built.diagnostics);
+        CHECK(built.ok);
+    }
 }
 
 TEST_CASE("a source cannot include the judge's cache, even where the source's folder holds it", "[compiler][sandbox]") {

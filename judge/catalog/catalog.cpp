@@ -87,10 +87,11 @@ solution_file read_solution_header(const fs::path& path) {
         return file;
     }
     std::vector<std::string> lines;
-    std::istringstream in(*text);
+    std::istringstream in(text->rfind("\xEF\xBB\xBF", 0) == 0 ? text->substr(3) : *text);  // an editor's BOM
     for (std::string line; std::getline(in, line);) lines.push_back(line);
     // The header is the leading block of comments: // in CUDA, # in Python.
     const std::string mark = path.extension() == ".py" ? "#" : "//";
+    int expect_line = 0;
     bool in_technique = false;  // the lines after "Technique:" continue it, up to a blank or another key
     const auto fail = [&file](int line, std::string message) {
         if (!file.header_error.empty()) return;
@@ -107,6 +108,9 @@ solution_file read_solution_header(const fs::path& path) {
         const bool continues = in_technique && !text.empty();
         in_technique = false;
         if (auto value = value_after(text, "expect:")) {
+            if (expect_line)
+                fail(number, fmt::format("a second 'expect:' line (line {} declares one)", expect_line));
+            expect_line = number;
             // A cheat ends as whatever the machine makes of it (wrong_answer, impossible_time,
             // runtime_error, ...): it declares only that it is not accepted.
             file.rejected = *value == "rejected";
