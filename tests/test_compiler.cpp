@@ -105,9 +105,10 @@ TEST_CASE("the forced header declares the expected prototype and uses it", "[com
 
 TEST_CASE("a solve defined hidden is exported all the same: it links, so it must load", "[compiler]") {
     workspace space;
-    const fs::path attribute = space.write(
-        "attribute.cpp", "extern \"C\" __attribute__((visibility(\"hidden\"))) void solve(const float*, float* o, int) {\n"
-                         "    o[0] = 1;\n}\n");
+    const fs::path attribute =
+        space.write("attribute.cpp",
+                    "extern \"C\" __attribute__((visibility(\"hidden\"))) void solve(const float*, float* o, int) {\n"
+                    "    o[0] = 1;\n}\n");
     const fs::path pragma = space.write("pragma.cpp",
                                         "#pragma GCC visibility push(hidden)\n"
                                         "extern \"C\" void solve(const float*, float* o, int) { o[0] = 1; }\n"

@@ -108,8 +108,7 @@ solution_file read_solution_header(const fs::path& path) {
         const bool continues = in_technique && !text.empty();
         in_technique = false;
         if (auto value = value_after(text, "expect:")) {
-            if (expect_line)
-                fail(number, fmt::format("a second 'expect:' line (line {} declares one)", expect_line));
+            if (expect_line) fail(number, fmt::format("a second 'expect:' line (line {} declares one)", expect_line));
             expect_line = number;
             // A cheat ends as whatever the machine makes of it (wrong_answer, impossible_time,
             // runtime_error, ...): it declares only that it is not accepted.

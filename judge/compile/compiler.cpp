@@ -427,8 +427,8 @@ compile_result compile_solution(const problem_spec& spec, const std::filesystem:
     // nvcc compiles the host code with the host compiler: both versions are in the key. `-x cu`: a
     // learner's .c, .cpp or .CU is CUDA too, not C with the judge's header in error or "don't know".
     return compile_cached(spec, source, "solve", {nvcc_program(settings), settings.host_compiler},
-                          {"-x", "cu", "-O3", "-lineinfo", "-Xcompiler", "-fPIC", "-shared", "-arch=" + settings.arch, "-Xlinker",
-                           "-z", "-Xlinker", "defs"},
+                          {"-x", "cu", "-O3", "-lineinfo", "-Xcompiler", "-fPIC", "-shared", "-arch=" + settings.arch,
+                           "-Xlinker", "-z", "-Xlinker", "defs"},
                           settings);
 }
 
