@@ -232,6 +232,17 @@ TEST_CASE("the --tests option takes one comma-separated value, and the file afte
     CHECK(nlohmann::json::parse(both.output).at("tests").size() > json.at("tests").size());
 }
 
+TEST_CASE("tests chosen without the benchmarks are judged, not timed", "[cli][errors]") {
+    const auto examples =
+        run_gpujudge({"--backend", "host", "submit", "--json", kTinySum, "--tests", "examples", kCorrectHost});
+    CHECK(examples.exit.code == exit_accepted);
+    CHECK_FALSE(nlohmann::json::parse(examples.output).contains("bench"));
+    const auto benchmarks =
+        run_gpujudge({"--backend", "host", "submit", "--json", kTinySum, "--tests", "benchmarks", kCorrectHost});
+    CHECK(benchmarks.exit.code == exit_accepted);
+    CHECK(nlohmann::json::parse(benchmarks.output).at("bench").at("entries").size() == 1);
+}
+
 TEST_CASE("a bare // line in a solution's header is a blank line of the header", "[cli][errors]") {
     const std::string home = kFixtures + "/header_home";
     const auto header = read_solution_header(home + "/solutions/tiny_sum/bare_comment_line.cu");

@@ -201,6 +201,22 @@ TEST_CASE("a hang is killed at the time limit, the rest is skipped and nothing s
     CHECK(children_of_this_process() == 0);
 }
 
+TEST_CASE("a constructor that never returns is stopped at the load limit, not the harness's", "[runner]") {
+    judge_context context = host_context();
+    context.runner.load_limit_s = 1;
+    judge_options options;
+    options.tests = select_tests(tiny_sum(), {});
+    options.timed = false;
+    const auto result =
+        judge_submission(tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/hangs_when_loaded.cpp", options, context);
+    CHECK(result.overall == verdict::runtime_error);
+    CHECK(result.tests[0].message ==
+          "the runner did not load the library within 1 s: its static constructors (a Python file's top level) ran "
+          "that long");
+    CHECK(result.tests[1].result == verdict::skipped);
+    CHECK(children_of_this_process() == 0);
+}
+
 TEST_CASE("a compiled solve that starts a thread, a process, a timer or a filter is stopped there, sandboxed or not",
           "[runner]") {
     // Python solves may start them: test_python_solutions.cpp shows the judge's sweep ending them.

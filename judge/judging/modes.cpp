@@ -1,5 +1,7 @@
 #include "judging/modes.hpp"
 
+#include <algorithm>
+
 namespace gpujudge {
 
 timed_settings quick_timing() {
@@ -37,7 +39,9 @@ judge_options run_options(const problem_spec& spec) {
 judge_options submit_options(const problem_spec& spec, const std::vector<test_kind>& kinds, bool timed) {
     judge_options judging;
     judging.tests = select_tests(spec, kinds);
-    judging.timed = timed;
+    // Timed runs are the benchmarks': tests chosen without them are judged, not timed.
+    const bool benchmarks = kinds.empty() || std::find(kinds.begin(), kinds.end(), test_kind::benchmark) != kinds.end();
+    judging.timed = timed && benchmarks;
     judging.keep_attempt = true;
     judging.timing = submit_timing();
     return judging;

@@ -15,8 +15,8 @@ timed_settings submit_timing();
 
 // What `run` judges: the examples and functional tests, untimed.
 judge_options run_options(const problem_spec& spec);
-// What `submit` judges: the tests of `kinds` (all when empty), then, when `timed`, the timed runs
-// with a learner's sampling budget.
+// What `submit` judges: the tests of `kinds` (all when empty), then, when `timed` and the benchmarks are
+// among them, the timed runs with a learner's sampling budget.
 judge_options submit_options(const problem_spec& spec, const std::vector<test_kind>& kinds, bool timed);
 // What `validate --run` judges a shipped solution with: every test, timed quickly, no baseline.
 judge_options validate_options(const problem_spec& spec);

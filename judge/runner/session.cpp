@@ -424,6 +424,8 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
     }
     bool loaded = false;
     std::optional<std::string> rejected;
+    // A learner's constructor that hangs is told in a minute; a launcher's tool starts slowly.
+    const double limit_s = settings_.launcher.empty() ? settings_.load_limit_s : settings_.harness_limit_s;
     const job_end end = run_job(
         job_line(job::load, job),
         [&](const nlohmann::json& message) {
@@ -433,7 +435,7 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
             if (kind == event::peak && peak && !*peak) *peak = message.at("body").at("gbps").get<double>();
             if (kind == event::loaded) loaded = true;
         },
-        settings_.harness_limit_s, settings_.harness_limit_s);
+        limit_s, limit_s);
     switch (end.kind) {
         case job_end::how::done:
             rejected_ = rejected.has_value();
@@ -447,7 +449,10 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
             return end.message;
         case job_end::how::timeout:
         case job_end::how::overran:
-            return fmt::format("the runner did not load the library within {:g} s", settings_.harness_limit_s);
+            return fmt::format(
+                "the runner did not load the library within {:g} s: its static constructors (a Python file's "
+                "top level) ran that long",
+                limit_s);
         case job_end::how::deaf:
             return std::string(kDeaf);
         case job_end::how::closed:

@@ -42,8 +42,9 @@ struct runner_settings {
     std::vector<std::string>
         launcher;  // a command the runner starts behind (compute-sanitizer, ncu); none: run it directly
     runner_backend backend = runner_backend::device;
-    double harness_limit_s = 600;                            // preparing and checking one test, outside solve
-    double call_slack_ms = 250;                              // scheduling and message latency on top of the time limit
+    double harness_limit_s = 600;  // preparing and checking one test, outside solve
+    double load_limit_s = 60;      // loading the library: its static constructors (a Python file's top level)
+    double call_slack_ms = 250;    // scheduling and message latency on top of the time limit
     double reference_limit_s = default_reference_limit_s();  // one reference job, between two outputs
     double time_limit_scale = 1;  // the problem's time limit times this (a launcher's tool slows kernels down)
     // The runner (and its launcher) in the sandbox (process/sandbox.hpp); off with --no-sandbox.
