@@ -135,7 +135,7 @@ TEST_CASE("a reference refused after writing its outputs leaves none cached: it 
 
 TEST_CASE("submit with a broken reference exits 10 and never charges the submission", "[broken_problems]") {
     for (const char* variant : {"reference_exit_0", "reference_exit_3", "reference_segfault", "reference_hang",
-                                "reference_throws", "reference_missing"}) {
+                                "reference_throws", "reference_missing", "benchmark_beyond_memory"}) {
         INFO(variant);
         const fs::path dir = kFixtures + "/broken_problems/" + variant;
         const auto result = gpujudge_cli(

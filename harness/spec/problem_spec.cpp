@@ -82,6 +82,13 @@ std::size_t problem_spec::element_count(const parameter& pointer, const scalar_v
     return static_cast<std::size_t>(count);
 }
 
+std::size_t problem_spec::buffer_bytes(const scalar_values& scalars) const {
+    std::size_t bytes = 0;
+    for (const parameter& p : params)
+        if (p.is_pointer) bytes += element_count(p, scalars) * element_size(p.type);
+    return bytes;
+}
+
 std::size_t problem_spec::write_only_bytes(const scalar_values& scalars) const {
     std::size_t bytes = 0;
     for (const parameter& p : params)

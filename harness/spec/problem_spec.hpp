@@ -111,6 +111,8 @@ struct problem_spec {
     // Number of elements of a pointer parameter for a test's scalars; throws expression_error past
     // max_count.
     std::size_t element_count(const parameter& pointer, const scalar_values& scalars) const;
+    // Bytes of every buffer (inputs and outputs), for a test's scalars.
+    std::size_t buffer_bytes(const scalar_values& scalars) const;
     // Bytes of the buffers solve only writes (role out, not inout), for a test's scalars.
     std::size_t write_only_bytes(const scalar_values& scalars) const;
     // Whether scalars other than a test's would be allowed: constraints, conditions, ints that fit.

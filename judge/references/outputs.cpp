@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
+
 #include <chrono>
 
 namespace gpujudge {
@@ -34,10 +36,22 @@ std::filesystem::path reference_outputs::path_of(const item& entry, bool secret)
     return (secret ? secret_dir_.path() : cache_dir_) / (key + ".out");
 }
 
+std::optional<std::string> beyond_memory(const problem_spec& spec, const test_spec& test) {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page <= 0) return std::nullopt;
+    const double memory = static_cast<double>(pages) * static_cast<double>(page);
+    const double bytes = static_cast<double>(spec.buffer_bytes(test.scalars));
+    if (bytes <= memory) return std::nullopt;
+    return fmt::format("{}:{}: test '{}': its buffers take {:.1f} GB, more than this machine's memory", spec.yaml_path,
+                       test.line, test.name, bytes / 1e9);
+}
+
 std::vector<std::filesystem::path> reference_outputs::ensure(const std::vector<item>& items, bool secret) {
     std::vector<std::filesystem::path> paths;
     reference_job job;
     for (const item& entry : items) {
+        if (auto refused = beyond_memory(spec_, spec_.tests.at(static_cast<std::size_t>(entry.test))))
+            throw problem_error(*refused);
         paths.push_back(path_of(entry, secret));
         if (!std::filesystem::exists(paths.back()))
             job.requests.push_back({entry.test, entry.data, paths.back().string(), entry.scalars});

@@ -10,12 +10,18 @@
 #include <atomic>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace gpujudge {
+
+// Why a test cannot be judged on this machine, if it cannot: its buffers (held on the host by the
+// reference, and again by the judged runner) take more than the machine's memory. Told before any
+// reference runs, as "problem.yaml:line: test '...': ...", not as a reference's bad_alloc.
+std::optional<std::string> beyond_memory(const problem_spec& spec, const test_spec& test);
 
 class reference_outputs {
 public:

@@ -32,6 +32,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <thread>
 
@@ -326,13 +327,6 @@ std::size_t reference_memory_budget() {
                                  : std::size_t{4} << 30;
 }
 
-std::size_t buffer_bytes(const problem_spec& spec, const test_spec& test) {
-    std::size_t bytes = 0;
-    for (const auto& param : spec.params)
-        if (param.is_pointer) bytes += spec.element_count(param, test.scalars) * element_size(param.type);
-    return bytes;
-}
-
 // The reference's own exceptions, told apart from the harness's: the problem's author reads them.
 named_arrays call_reference(session& s, const scalar_values& scalars, const std::map<std::string, void*>& inputs) {
     try {
@@ -342,6 +336,15 @@ named_arrays call_reference(session& s, const scalar_values& scalars, const std:
     } catch (...) {
         throw std::runtime_error("the reference threw an exception that is not a std::exception");
     }
+}
+
+// A reference request's failure as its problem's author reads it; the harness out of memory names the
+// test and how much (the reference's own exceptions come wrapped, whatever they are).
+std::string request_failure(const test_spec& test, std::size_t bytes, const std::exception& error) {
+    if (dynamic_cast<const std::bad_alloc*>(&error))
+        return fmt::format("test '{}': out of host memory for its buffers ({:.1f} GB of inputs and outputs)", test.name,
+                           static_cast<double>(bytes) / 1e9);
+    return error.what();
 }
 
 using data_key = std::pair<int, std::uint64_t>;  // test, seed
@@ -404,7 +407,7 @@ void run_reference_job(session& s, const reference_job& job) {
         for (std::size_t i; (i = next++) < job.requests.size();) {
             const reference_request& request = job.requests[i];
             const test_spec& test = s.test(request.test);
-            const std::size_t bytes = buffer_bytes(s.spec, test);
+            const std::size_t bytes = s.spec.buffer_bytes(test.scalars);
             gate.enter(bytes);
             try {
                 // Where a request's time goes, for the judge's debug log (-v).
@@ -432,7 +435,7 @@ void run_reference_job(session& s, const reference_job& job) {
             } catch (const std::exception& error) {
                 std::lock_guard<std::mutex> lock(mutex);
                 // The first in request order, not in time: the same message every run.
-                if (!failure || i < failure->first) failure = {i, error.what()};
+                if (!failure || i < failure->first) failure = {i, request_failure(test, bytes, error)};
             }
             gate.leave(bytes);
         }

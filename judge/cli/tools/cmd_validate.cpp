@@ -199,6 +199,8 @@ std::optional<std::string> choose_device(const std::vector<problem_check>& check
 void check_files(problem_check& check, judge_context& context) {
     if (!std::filesystem::exists(check.spec->dir / "statement.md"))
         check.errors.push_back(fmt::format("{}: missing", (check.spec->dir / "statement.md").string()));
+    for (const test_spec& test : check.spec->tests)
+        if (auto refused = beyond_memory(*check.spec, test)) check.errors.push_back(*refused);
     check_reference(check, context);
     check.solutions = list_solutions(context.home, check.spec->slug);
     check.builds.resize(check.solutions.size());
