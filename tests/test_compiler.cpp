@@ -409,6 +409,40 @@ TEST_CASE("include scanning: quoted headers beside their includer, transitively,
     CHECK_FALSE(scan_includes(write("computed.cu", "#define H \"a.h\"\n#include H\n")).complete);
 }
 
+// A grade keys a student's file by the headers it includes: an include the scan cannot read must make
+// the key incomplete, or a classmate's library (same top file, another header) is reused.
+TEST_CASE("include scanning: an include hidden from a line-by-line reading leaves the scan incomplete", "[compiler]") {
+    temp_dir dir("include-scan");
+    std::ofstream(dir.path() / "impl.h") << "#pragma once\n";
+    const auto scan = [&](const std::string& text) {
+        std::ofstream(dir.path() / "main.cu") << text;
+        return scan_includes(dir.path() / "main.cu");
+    };
+    for (const std::string hidden :
+         {"/* */ #include \"impl.h\"\n", "#/**/include \"impl.h\"\n", "%:include \"impl.h\"\n",
+          "??=include \"impl.h\"\n", "#inc??/\nlude \"impl.h\"\n", "#if __has_include(\"impl.h\")\n#endif\n",
+          "#import \"impl.h\"\n", "#include_next \"impl.h\"\n", "#embed \"impl.h\"\n",
+          "asm(\".incbin \\\"impl.h\\\"\");\n", "asm(\".include \\\"impl.h\\\"\");\n",
+          "/*\n// */ #include \"impl.h\"\n"}) {
+        INFO(hidden);
+        CHECK_FALSE(scan(hidden).complete);
+    }
+    // Read as the preprocessor reads lines: a BOM, and backslash-newlines (blanks before the newline too).
+    for (const std::string spelled :
+         {"\xEF\xBB\xBF#include \"impl.h\"\n", "#inc\\\nlude \"impl.h\"\n", "#include \\  \r\n  \"impl.h\"\n"}) {
+        INFO(spelled);
+        const include_scan found = scan(spelled);
+        CHECK(found.complete);
+        CHECK(found.headers.size() == 1);
+    }
+    // What reads no file keeps the scan complete (and the compile cache in use).
+    for (const std::string plain : {"// include the header below\n#include \"impl.h\"\n",
+                                    "int embedding_size = 3;  // ??\n", "#include_next <vector>\n"}) {
+        INFO(plain);
+        CHECK(scan(plain).complete);
+    }
+}
+
 TEST_CASE("a source nvcc cannot be given is refused before it runs: shell syntax in its path, not a file, not text",
           "[compiler][nvcc]") {
     workspace space;

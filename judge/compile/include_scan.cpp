@@ -24,23 +24,59 @@ std::size_t skip_blanks(const std::string& line, std::size_t at) {
     return at;
 }
 
-// "#include "a.h"", "  #  include <b.h>", "#include NAME"; #include_next and #import are not
-// includes of local files.
+// "#include "a.h"", "  #  include <b.h>", "#include NAME". #include_next <c.h> goes on along the
+// system folders; #include_next "c.h" may read a local file: not keyed (computed).
 include_line parse_include(const std::string& line) {
     std::size_t at = skip_blanks(line, 0);
     if (at >= line.size() || line[at] != '#') return {};
     at = skip_blanks(line, at + 1);
-    constexpr const char* kWord = "include";
-    if (line.compare(at, 7, kWord) != 0) return {};
+    if (line.compare(at, 7, "include") != 0) return {};
     at += 7;
+    const bool next = line.compare(at, 5, "_next") == 0;
+    if (next) at += 5;
     if (at < line.size() && (std::isalnum(static_cast<unsigned char>(line[at])) || line[at] == '_')) return {};
     at = skip_blanks(line, at);
     if (at < line.size() && line[at] == '<') return {include_kind::angled, {}};
+    if (next) return {include_kind::computed, {}};
     if (at < line.size() && line[at] == '"') {
         const std::size_t end = line.find('"', at + 1);
         if (end != std::string::npos) return {include_kind::quoted, line.substr(at + 1, end - at - 1)};
     }
     return {include_kind::computed, {}};
+}
+
+// The text as the preprocessor reads its lines: an editor's BOM dropped, and each backslash-newline
+// spliced (blanks before the newline allowed, as gcc allows them), so that `#inc\` + `lude "a.h"` is
+// one line.
+std::string logical_text(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0; i < text.size(); ++i) {
+        if (text[i] == '\\') {
+            std::size_t end = i + 1;
+            while (end < text.size() && (text[end] == ' ' || text[end] == '\t' || text[end] == '\r')) ++end;
+            if (end < text.size() && text[end] == '\n') {
+                i = end;
+                continue;
+            }
+        }
+        out += text[i];
+    }
+    return out;
+}
+
+// Whether a line the scan did not read as an include may still make the compiler read a file: an
+// include hidden behind a comment, a digraph (%:) or a trigraph, __has_include, #import, #embed, or the assembler's
+// .include and .incbin in an asm string. Then the key cannot be trusted (a classmate's library with the same top file
+// would be reused). A whole-line // comment that does not end a block comment reads nothing.
+bool may_read_a_file(const std::string& line) {
+    const std::size_t at = skip_blanks(line, 0);
+    const bool comment = line.compare(at, 2, "//") == 0 && line.find("*/") == std::string::npos;
+    const bool directive = at < line.size() && line[at] == '#';
+    for (const char* always : {"incbin", "??=", "??/"})
+        if (line.find(always) != std::string::npos) return true;
+    if (line.find("include") != std::string::npos) return !comment;
+    return directive && (line.find("embed") != std::string::npos || line.find("import") != std::string::npos);
 }
 
 fs::path identity(const fs::path& path) {
@@ -55,10 +91,11 @@ struct scanner {
     include_scan result;
 
     void scan(const fs::path& file, const std::string& text) {
-        std::istringstream lines(text);
+        std::istringstream lines(logical_text(text));
         for (std::string line; std::getline(lines, line);) {
             const include_line include = parse_include(line);
-            if (include.kind == include_kind::computed) result.complete = false;
+            if (include.kind == include_kind::computed || (include.kind == include_kind::none && may_read_a_file(line)))
+                result.complete = false;
             if (include.kind == include_kind::quoted) visit(file.parent_path(), include.name);
         }
     }
