@@ -151,11 +151,14 @@ TEST_CASE("only a submit that judged every test keeps its times: --tests and pro
     CHECK(judge_fake_as(spec, "correct", profile_options(benchmark), std::nullopt, &results).overall ==
           verdict::accepted);
     CHECK_FALSE(results.best("tiny_sum", "N = 100000"));
+    CHECK(results.best_attempts("tiny_sum").empty());  // history's personal bests, from the attempts
     CHECK(judge_fake_as(spec, "wrong_below_benchmark_size", submit_options(spec, {}, true), std::nullopt, &results)
               .overall == verdict::wrong_answer);
     CHECK(judge_fake_as(spec, "correct", submit_options(spec, {}, true), std::nullopt, &results).overall ==
           verdict::accepted);
     CHECK(results.best("tiny_sum", "N = 100000"));
+    REQUIRE(results.best_attempts("tiny_sum").size() == 1);
+    CHECK(results.best_attempts("tiny_sum").front().source.find("correct.cpp") != std::string::npos);
 }
 
 TEST_CASE("the floor is the problem's bytes at the measured ceiling, with a margin", "[floor]") {

@@ -129,7 +129,15 @@ void record_timed(const problem_spec& spec, const bench_report& report, const ju
     }
 }
 
-// The attempt as the history keeps it: the verdict, the tests passed and the headline's figures.
+// Whether this judgement's times may become bests: a submit's that judged every test. `submit --tests`
+// times the benchmarks after only some tests passed (a file wrong on every example was kept as the
+// fastest), and `profile` judges one test, with no baseline's cycle to check its own against.
+bool times_count(const problem_spec& spec, const judge_options& options) {
+    return options.origin == "submit" && options.tests.size() == spec.tests.size();
+}
+
+// The attempt as the history keeps it: the verdict, the tests passed and, where its times count, the
+// headline's figures (history's personal bests are the attempts' fastest).
 attempt attempt_of(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options,
                    const judgement& result) {
     attempt a;
@@ -143,7 +151,7 @@ attempt attempt_of(const problem_spec& spec, const std::filesystem::path& source
     a.device_name = result.device ? result.device->name : result.no_device ? "" : "host";
     const bench_entry* mine = submission_entry(result);
     const auto headline = headline_test(spec);
-    if (!mine || !headline) return a;
+    if (!mine || !headline || !times_count(spec, options)) return a;
     for (const auto& f : mine->figures)
         if (f.test == *headline && f.result == verdict::accepted) {
             a.test = f.test;
@@ -152,13 +160,6 @@ attempt attempt_of(const problem_spec& spec, const std::filesystem::path& source
             if (f.percent_of_peak > 0) a.percent_of_peak = f.percent_of_peak;  // 0: no known ceiling
         }
     return a;
-}
-
-// Whether this judgement's times may become bests: a submit's that judged every test. `submit --tests`
-// times the benchmarks after only some tests passed (a file wrong on every example was kept as the
-// fastest), and `profile` judges one test, with no baseline's cycle to check its own against.
-bool times_count(const problem_spec& spec, const judge_options& options) {
-    return options.origin == "submit" && options.tests.size() == spec.tests.size();
 }
 
 // Keeps what the history should know of this judgement: its timed results, and the attempt itself.
