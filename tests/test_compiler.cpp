@@ -129,6 +129,18 @@ TEST_CASE("a relative source named like an option is compiled as the file it is"
     CHECK(exports(built.library, "solve"));
 }
 
+TEST_CASE("a compiler that prints past the output limit is stopped, and says so", "[compiler]") {
+    workspace space;
+    space.settings.limits.output_mib = 1;
+    std::string flood;
+    for (int i = 0; i < 8000; ++i) flood += "#warning \"" + std::string(200, 'w') + "\"\n";
+    const compile_result built = space.host(
+        space.write("floods.cpp", flood + "extern \"C\" void solve(const float*, float* o, int) { o[0] = 1; }\n"));
+    CHECK_FALSE(built.ok);
+    CHECK(built.diagnostics.rfind("the compiler printed more than 1 MiB of diagnostics and was stopped\n", 0) == 0);
+    CHECK(built.diagnostics.size() < 64 * 1024);  // what is shown is trimmed
+}
+
 TEST_CASE("a build is cached: the second compile reuses the same library", "[compiler]") {
     workspace space;
     space.write("sum.h", kSumHeader);

@@ -107,6 +107,8 @@ std::optional<std::string> exceeded_limit(const command_result& run, const compi
             if (run.output.find(word) != std::string::npos) return true;
         return false;
     };
+    if (run.exit.flooded)
+        return fmt::format("the compiler printed more than {} MiB of diagnostics and was stopped", limits.output_mib);
     if (run.exit.timed_out) return fmt::format("the compiler did not finish within {} s", limits.wall_seconds);
     if ((run.exit.signaled && run.exit.signal == SIGXFSZ) ||
         said({"File size limit exceeded", "signal 25", "file size limit"}))
@@ -260,6 +262,7 @@ spawn_options compile_options(const std::filesystem::path& source, const std::fi
     options.limits.file_bytes = rlim_t{settings.limits.file_mib} << 20;  // under the scratch's: it stays
     options.limits.address_bytes = rlim_t{settings.limits.memory_mib} << 20;
     options.limits.no_core = true;
+    options.output_limit_bytes = std::uintmax_t{settings.limits.output_mib} << 20;
     if (settings.sandbox) {
         require_sandbox();
         options.sandbox = compile_policy(source, work, tools, settings);
@@ -322,7 +325,7 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
     const spawn_options options = compile_options(source, work.path(), tools, settings);
     const command_result run = run_command(argv, std::chrono::seconds(settings.limits.wall_seconds), options);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (run.exit.timed_out || run.exit.signaled || run.exit.code != 0) {
+    if (run.exit.timed_out || run.exit.flooded || run.exit.signaled || run.exit.code != 0) {
         result.undefined_function = run.output.find("undefined reference to `" + function + "'") != std::string::npos;
         const std::string diagnostics = trim_diagnostics(run.output, header_path.string());
         if (const auto limit = exceeded_limit(run, settings.limits))
@@ -364,6 +367,7 @@ compile_limits default_compile_limits() {
     from_environment("GPUJUDGE_COMPILE_FILE_LIMIT_MB", limits.file_mib);
     from_environment("GPUJUDGE_COMPILE_MEMORY_LIMIT_MB", limits.memory_mib);
     from_environment("GPUJUDGE_COMPILE_WALL_LIMIT_S", limits.wall_seconds);
+    from_environment("GPUJUDGE_COMPILE_OUTPUT_LIMIT_MB", limits.output_mib);
     return limits;
 }
 

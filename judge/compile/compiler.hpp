@@ -37,6 +37,9 @@ struct compile_limits {
     // compiler); 8 GiB leaves room for heavier templates and other toolkits.
     unsigned memory_mib = 8192;
     unsigned wall_seconds = 300;  // killed after: $GPUJUDGE_COMPILE_WALL_LIMIT_S
+    // Diagnostics, killed past: $GPUJUDGE_COMPILE_OUTPUT_LIMIT_MB. A few KB of self-including source
+    // printed a GiB of warnings, read into the judge's memory twice over.
+    unsigned output_mib = 16;
 };
 // The limits above, each replaced by its environment variable where that holds a positive number.
 compile_limits default_compile_limits();

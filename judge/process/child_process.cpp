@@ -181,6 +181,8 @@ child_process::child_process(const std::vector<std::string>& argv, const spawn_o
     }
     g_children.insert(pid_);
     sandboxed_ = options.sandbox.has_value();
+    output_file_ = options.output_file;
+    output_limit_bytes_ = options.output_limit_bytes;
 }
 
 child_process::~child_process() {
@@ -192,6 +194,11 @@ child_process::~child_process() {
 
 void child_process::kill_group() {
     if (pid_ > 0) ::kill(-pid_, SIGKILL);
+}
+
+bool child_process::flooding() const {
+    std::error_code error;
+    return output_limit_bytes_ > 0 && std::filesystem::file_size(output_file_, error) > output_limit_bytes_ && !error;
 }
 
 child_exit child_process::wait(std::optional<std::chrono::steady_clock::time_point> deadline) {
@@ -207,11 +214,17 @@ child_exit child_process::wait(std::optional<std::chrono::steady_clock::time_poi
             waitpid(pid_, &status, 0);
             break;
         }
+        if (deadline && flooding()) {
+            exit_.flooded = true;
+            kill_group();
+            waitpid(pid_, &status, 0);
+            break;
+        }
         if (deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     reaped_ = true;
     untrack(pid_);
-    if (!exit_.timed_out) {
+    if (!exit_.timed_out && !exit_.flooded) {
         exit_.signaled = WIFSIGNALED(status);
         exit_.signal = exit_.signaled ? WTERMSIG(status) : 0;
         exit_.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

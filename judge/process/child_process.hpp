@@ -4,6 +4,7 @@
 #include "process/sandbox.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -22,10 +23,14 @@ struct spawn_options {
     // Variables set in the child's environment, name and value, over the judge's; in the sandbox's
     // (added to the policy's), when there is one.
     std::vector<std::pair<std::string, std::string>> environment;
+    // Past this many bytes in output_file, the child is killed (wait() with a deadline watches): a
+    // compiler made to print a gigabyte of warnings by a few KB of source. 0: no limit.
+    std::uintmax_t output_limit_bytes = 0;
 };
 
 struct child_exit {
     bool timed_out = false;
+    bool flooded = false;  // killed for printing past spawn_options::output_limit_bytes
     bool signaled = false;
     int signal = 0;
     int code = 0;
@@ -50,9 +55,13 @@ public:
     void abandon();
 
 private:
+    bool flooding() const;  // its output is past the limit
+
     int pid_ = -1;
     bool reaped_ = false;
     bool sandboxed_ = false;  // under bwrap, which turns a signal into an exit status (see wait)
+    std::filesystem::path output_file_;
+    std::uintmax_t output_limit_bytes_ = 0;
     child_exit exit_;
 };
 
