@@ -4,6 +4,8 @@
 #include "base/exit_codes.hpp"
 #include "base/temp_dir.hpp"
 #include "cli_test_support.hpp"
+#include "judging/submission.hpp"
+#include "process/child_process.hpp"
 #include "toolkit/python_probe.hpp"
 
 #define CATCH_CONFIG_RUNNER
@@ -128,6 +130,27 @@ int main(int argc, char* argv[]) {
         return 77;
     }
     return Catch::Session().run(argc, argv);
+}
+
+TEST_CASE("a Python solve's untimed first calls are held to one budget, all together", "[python]") {
+    become_subreaper();
+    const problem_spec spec = load_problem(kFixtures + "/problems/tiny_sum");
+    judge_context context;
+    context.home = kFixtures;
+    context.compiler.cache_dir = std::getenv("GPUJUDGE_CACHE_DIR");
+    context.runner.runner_exe = GPUJUDGE_BIN_DIR "/gpujudge-runner";
+    context.runner.backend = runner_backend::host;
+    context.runner.compile_budget_s = 2;  // its first calls sleep 1.5 s each
+    judge_options options;
+    options.tests = select_tests(spec, {});
+    options.timed = false;
+    const judgement result =
+        judge_submission(spec, kFixtures + "/python_solutions/sleeps_in_its_first_calls.py", options, context);
+    CHECK(result.overall == verdict::time_limit_exceeded);
+    CHECK(result.tests[0].result == verdict::accepted);
+    CHECK(result.tests[1].message ==
+          "solve's first calls, which compile its kernels, took more than 2 s together; the process was killed");
+    CHECK(judge_python("run", "sleeps_in_its_first_calls.py").exit.code == exit_accepted);  // 120 s by default
 }
 
 TEST_CASE("the call that compiles first answers nothing of the judged call", "[python]") {

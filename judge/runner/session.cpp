@@ -55,7 +55,8 @@ constexpr const char* kDeaf =
     "the runner stopped taking the judge's messages (the submission took over its control pipe); nothing it "
     "reported can be believed";
 
-// How long a first call that compiles (Triton's JIT) may take, in seconds.
+// How long a first call that compiles (Triton's JIT) may take, in seconds (all of them together:
+// runner_settings::compile_budget_s).
 constexpr double kCompileCallLimitS = 30;
 
 // How long one line to the runner may take to go through, in seconds.
@@ -170,6 +171,8 @@ struct runner_session::job_end {
     clock::time_point call_deadline;
     bool awaiting_outputs = false;  // a call started, and neither its outputs nor its test's result came
     std::set<int> compiled;         // tests whose first call compiled in this job
+    clock::time_point compile_start;
+    double compile_limit_s = 0;  // the compile in progress's: kCompileCallLimitS, or what is left of the budget
     double job_limit_s = 0;
     child_exit exit;
     std::string message;
@@ -184,6 +187,18 @@ double post_call_allowance_ms(const problem_spec& spec) {
 }
 
 }  // namespace
+
+std::string compile_overrun(double limit_s, double budget_s) {
+    if (limit_s < kCompileCallLimitS)
+        return fmt::format(
+            "solve's first calls, which compile its kernels, took more than {:g} s together; the "
+            "process was killed",
+            budget_s);
+    return fmt::format(
+        "solve's first call, which compiles its kernels, did not finish within {:g} s; the process "
+        "was killed",
+        kCompileCallLimitS);
+}
 
 std::vector<test_report> pending_reports(const problem_spec& spec, const std::vector<int>& tests) {
     std::vector<test_report> reports;
@@ -216,7 +231,8 @@ runner_session::runner_session(const problem_spec& spec, const runner_settings& 
       settings_(settings),
       work_("run"),
       interrupt_fd_(eventfd(0, EFD_CLOEXEC)),
-      post_call_allowance_ms_(post_call_allowance_ms(spec)) {
+      post_call_allowance_ms_(post_call_allowance_ms(spec)),
+      compile_left_s_(settings.compile_budget_s) {
     const auto gpu = given_gpu(settings);  // read once: the policy binds its node, the environment names it
     std::optional<sandbox_policy> policy;
     if (settings.sandbox) {
@@ -310,7 +326,7 @@ void runner_session::acknowledge(bool go) {
 // call or a compile that starts during another or before the last call's outputs, a second compile
 // of a test): only the submission, which can seal lines in its process, sends one, to restart the
 // clock of a call that overruns.
-bool runner_session::follow_calls(const std::string& kind, const nlohmann::json& body, job_end& end) const {
+bool runner_session::follow_calls(const std::string& kind, const nlohmann::json& body, job_end& end) {
     const bool starts = kind == event::call || kind == event::compiling;
     if (starts && (end.in_call || end.compiling || end.checking || end.awaiting_outputs)) return false;
     if (kind == event::begin) end.test = body.at("test").get<int>();
@@ -322,8 +338,12 @@ bool runner_session::follow_calls(const std::string& kind, const nlohmann::json&
     if (kind == event::compiling) {
         if (!end.compiled.insert(body.at("test").get<int>()).second) return false;
         end.compiling = true;
-        end.call_deadline = after(kCompileCallLimitS);
+        end.compile_start = clock::now();
+        end.compile_limit_s = std::min(kCompileCallLimitS, compile_left_s_);
+        end.call_deadline = after(end.compile_limit_s);
     }
+    if (kind == event::returned && end.compiling)
+        compile_left_s_ -= std::chrono::duration<double>(clock::now() - end.compile_start).count();
     // From a call's return to its outputs the runner only checks and ships them: a runner still
     // busy there is doing solve's work (a fault handler, a thread), bounded like the call.
     end.checking = (kind == event::returned && end.in_call) ||
@@ -476,16 +496,13 @@ bool runner_session::record_end(const job_end& end, std::vector<test_report>& re
     switch (end.kind) {
         case job_end::how::timeout:
             target->result = verdict::time_limit_exceeded;
-            target->message =
-                end.compiling ? fmt::format(
-                                    "solve's first call, which compiles its kernels, did not finish within "
-                                    "{:g} s; the process was killed",
-                                    kCompileCallLimitS)
-                : end.in_call ? fmt::format(
-                                    "solve did not finish within the time limit of {:g} ms; the "
-                                    "process was killed",
-                                    time_limit_ms())
-                              : fmt::format("the test did not finish within {:g} s", settings_.harness_limit_s);
+            target->message = end.compiling ? compile_overrun(end.compile_limit_s, settings_.compile_budget_s)
+                              : end.in_call
+                                  ? fmt::format(
+                                        "solve did not finish within the time limit of {:g} ms; the "
+                                        "process was killed",
+                                        time_limit_ms())
+                                  : fmt::format("the test did not finish within {:g} s", settings_.harness_limit_s);
             target->wall_ms = end.in_call && !end.compiling ? time_limit_ms() : 0;
             break;
         case job_end::how::forged:

@@ -44,7 +44,10 @@ struct runner_settings {
     runner_backend backend = runner_backend::device;
     double harness_limit_s = 600;  // preparing and checking one test, outside solve
     double load_limit_s = 60;      // loading the library: its static constructors (a Python file's top level)
-    double call_slack_ms = 250;    // scheduling and message latency on top of the time limit
+    // A session's first calls that compile (Triton's JIT; 30 s each), together: a solve that slept in
+    // each, where nothing times it, held a grader for minutes.
+    double compile_budget_s = 120;
+    double call_slack_ms = 250;                              // scheduling and message latency on top of the time limit
     double reference_limit_s = default_reference_limit_s();  // one reference job, between two outputs
     double time_limit_scale = 1;  // the problem's time limit times this (a launcher's tool slows kernels down)
     // The runner (and its launcher) in the sandbox (process/sandbox.hpp); off with --no-sandbox.
@@ -162,7 +165,7 @@ private:
     // longer than the time limit from its start, and the whole job within `job_limit_s`.
     job_end run_job(const nlohmann::json& line, const std::function<void(const nlohmann::json&)>& on_event,
                     double idle_limit_s, double job_limit_s);
-    bool follow_calls(const std::string& kind, const nlohmann::json& body, job_end& end) const;
+    bool follow_calls(const std::string& kind, const nlohmann::json& body, job_end& end);
     // A line to the runner; one it does not take in time kills it (see job_end::how::deaf).
     bool send(const nlohmann::json& line);
     double time_job_limit_s(const time_job& job) const;  // the longest an honest time job takes
@@ -188,6 +191,7 @@ private:
     std::filesystem::path loaded_;
     received_kernels kernels_;       // Triton's, as the runner sent them (kept_kernels.hpp)
     double post_call_allowance_ms_;  // the runner's own work between a call's return and its outputs
+    double compile_left_s_;          // for first calls that compile, in all of this session's jobs
     bool device_read_ = false;
     std::optional<device_message> device_;
     std::optional<std::string> no_device_;
