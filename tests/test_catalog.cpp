@@ -126,6 +126,18 @@ TEST_CASE("list_solutions reads the .cu files of solutions/<slug>, sorted", "[ca
     CHECK(list_solutions(home.path(), "missing").empty());
 }
 
+TEST_CASE("the default home is the nearest folder whose problems/ holds a problem", "[catalog]") {
+    const temp_dir course("course");
+    std::filesystem::create_directories(course.path() / "problems" / "tiny_sum");
+    std::filesystem::create_directories(course.path() / "students" / "problems");  // holds none
+    std::ofstream(course.path() / "problems" / "tiny_sum" / "problem.yaml") << "title: x\n";
+    const std::filesystem::path before = std::filesystem::current_path();
+    std::filesystem::current_path(course.path() / "students");
+    const std::filesystem::path found = find_home();
+    std::filesystem::current_path(before);
+    CHECK(found == std::filesystem::canonical(course.path()));  // no problems/README.md needed
+}
+
 TEST_CASE("problems are found by slug or by folder, an unknown one names the known slugs", "[catalog]") {
     temp_dir home("catalog-test");
     write_file(home.path() / "problems/scan/problem.yaml", "");

@@ -16,10 +16,23 @@ namespace gpujudge {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// A problems/ folder that holds a problem (<slug>/problem.yaml): a course's own catalog counts,
+// README.md or not, and an unrelated folder named problems/ does not.
+bool holds_a_problem(const fs::path& problems) {
+    std::error_code error;
+    for (fs::directory_iterator it(problems, error), end; !error && it != end; it.increment(error))
+        if (fs::exists(it->path() / "problem.yaml", error)) return true;
+    return false;
+}
+
+}  // namespace
+
 fs::path find_home() {
     if (const char* home = std::getenv("GPUJUDGE_HOME"); home && *home) return home;
     for (fs::path dir = fs::current_path(); !dir.empty(); dir = dir.parent_path()) {
-        if (fs::is_directory(dir / "problems") && fs::exists(dir / "problems" / "README.md")) return dir;
+        if (holds_a_problem(dir / "problems")) return dir;
         if (dir == dir.root_path()) break;
     }
     return GPUJUDGE_SOURCE_DIR;
