@@ -2,17 +2,22 @@
 // gradebook, summary and leaderboard, bad inputs as rows, a rerun that judges nothing new, and a
 // grade that goes on after being killed.
 #include "base/exit_codes.hpp"
+#include "base/json_text.hpp"
 #include "base/temp_dir.hpp"
 #include "grade/grade_reports.hpp"
 #include "grade/gradebook.hpp"
 #include "grade/local_grader.hpp"
+#include "grade/slurm_grader.hpp"
 #include "process/child_process.hpp"
+#include "process/nvidia_gpus.hpp"
 
+#include <signal.h>
 #include <sqlite3.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -28,15 +33,30 @@ bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
+bool ends_with(const std::string& text, const std::string& end) {
+    return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
 // A class folder and its run folder, made fresh under the test cache and removed after.
 class class_folder {
 public:
-    explicit class_folder(const std::string& name) : root_(std::filesystem::path(GPUJUDGE_TEST_CACHE) / name) {
+    explicit class_folder(const std::string& name, std::string home = kFixtures, std::string backend = "host")
+        : root_(std::filesystem::path(GPUJUDGE_TEST_CACHE) / name),
+          home_(std::move(home)),
+          backend_(std::move(backend)) {
         std::filesystem::remove_all(root_);
         std::filesystem::create_directories(dir());
     }
     ~class_folder() { std::filesystem::remove_all(root_); }
     std::filesystem::path dir() const { return root_ / "class"; }
+    std::filesystem::path root() const { return root_; }
+    // A stand-in for a Slurm command, in <root>/bin; path() puts that folder first on PATH.
+    void slurm_command(const std::string& name, const std::string& script) const {
+        std::filesystem::create_directories(root_ / "bin");
+        std::ofstream(root_ / "bin" / name) << "#!/bin/sh\n" << script;
+        std::filesystem::permissions(root_ / "bin" / name, std::filesystem::perms::owner_all);
+    }
+    std::string path() const { return "PATH=" + (root_ / "bin").string() + ":" + std::getenv("PATH"); }
     std::filesystem::path run() const { return root_ / "run"; }
 
     // <student>/<file>: a host solution's copy, with `extra` appended (another source's bytes).
@@ -54,9 +74,9 @@ public:
                                      "--color",
                                      "never",
                                      "--home",
-                                     kFixtures,
+                                     home_,
                                      "--backend",
-                                     "host",
+                                     backend_,
                                      "grade",
                                      dir().string(),
                                      "--out",
@@ -85,6 +105,8 @@ public:
 
 private:
     std::filesystem::path root_;
+    std::string home_;
+    std::string backend_;
 };
 
 }  // namespace
@@ -446,4 +468,30 @@ TEST_CASE("one ranking: by time within a GPU model, by % of ceiling across model
     CHECK(bob["median_us"] == 130.0);
     CHECK(json[0]["across_models"].size() == 3);
     CHECK(leaderboard_json({row("alice", "H100", 0, 140, 90)})[0]["across_models"].empty());  // one model
+}
+
+TEST_CASE("grade without a GPU stops before judging anyone, exit 6; a GPU named twice is a usage error", "[grade]") {
+    class_folder twice("grade_gpu_twice");
+    twice.hand_in("alice", "tiny_sum.cpp", "correct");
+    const auto named_twice = twice.grade({"--gpus", "0,1,0", "--no-bench"});
+    CHECK(named_twice.exit.code == exit_usage);
+    CHECK(contains(named_twice.output, "gpujudge: --gpus: GPU 0 is named twice (one worker per GPU)\n"));
+    CHECK_FALSE(std::filesystem::exists(twice.run() / "gradebook.db"));
+
+    if (!nvidia_gpus().empty()) {
+        WARN("skipped: this machine has a GPU");
+        return;
+    }
+    class_folder cls("grade_no_gpu", kFixtures, "device");
+    cls.hand_in("alice", "tiny_sum.cu", "correct");
+    cls.hand_in("bob", "tiny_sum.cu", "off_by_one");
+    const auto graded = cls.grade({"--no-bench"});
+    INFO(graded.output);
+    CHECK(graded.exit.code == exit_no_device);
+    const auto at = graded.output.find("grade: no GPU here (");
+    REQUIRE(at != std::string::npos);
+    const std::string line = graded.output.substr(at, graded.output.find('\n', at) - at);
+    CHECK(ends_with(line, "): nothing was judged; grade on a machine with a GPU, or through Slurm (--slurm)"));
+    CHECK_FALSE(contains(graded.output, "no_device"));
+    CHECK(cls.rows().empty());
 }

@@ -8,10 +8,12 @@
 #include "grade/grade_reports.hpp"
 #include "grade/slurm_grader.hpp"
 #include "process/child_process.hpp"
+#include "runner/session.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -56,20 +58,24 @@ std::map<std::string, std::string> listed_gpus() {
     return gpus;
 }
 
-// GPU numbers, comma-separated; what `where` names them from, when one is not a number.
+// GPU numbers, comma-separated; what `where` names them from, when one is not a number or is named
+// twice (two workers on one GPU would time each other's runs).
 std::vector<int> gpu_numbers(const std::string& text, const std::string& where) {
     std::vector<int> numbers;
     for (const auto& part : split(text, ',')) {
         const auto number = gpu_number(part);
         if (!number)
             throw usage_error(fmt::format("{}: '{}' is not a GPU number (nvidia-smi's: 0, 1, ...)", where, part));
+        if (std::find(numbers.begin(), numbers.end(), *number) != numbers.end())
+            throw usage_error(fmt::format("{}: GPU {} is named twice (one worker per GPU)", where, *number));
         numbers.push_back(*number);
     }
     return numbers;
 }
 
 // One worker per GPU named (nvidia-smi's numbers), or per GPU there is for "all": those that
-// CUDA_VISIBLE_DEVICES names where it is set, else those nvidia-smi lists.
+// CUDA_VISIBLE_DEVICES names where it is set, else those nvidia-smi lists (else GPU 0, where there is
+// no nvidia-smi: whether a runner opens a device is what decides, see no_gpu_here).
 std::vector<int> worker_gpus(const std::string& wanted, bool host) {
     if (wanted != "all") {
         const auto named = gpu_numbers(wanted, "--gpus");
@@ -82,6 +88,13 @@ std::vector<int> worker_gpus(const std::string& wanted, bool host) {
     std::vector<int> all;
     for (const auto& [index, name] : listed_gpus()) all.push_back(std::stoi(index));
     return all.empty() ? std::vector<int>{0} : all;
+}
+
+// Why a runner of this machine opens no device (a login node, no driver), probed once before any
+// submission is compiled or judged: else every file of the class became a no_device row.
+std::optional<std::string> no_gpu_here(const problem_spec& spec, const judge_context& judge, int gpu) {
+    runner_session probe(spec, worker_runner(judge.runner, gpu, true));
+    return probe.no_device();
 }
 
 std::filesystem::path run_folder(const grade_options& opts) {
@@ -157,10 +170,10 @@ int grade(cli_context& context, grade_options& opts) {
         throw usage_error(fmt::format("grade: '{}': sbatch options only go with --slurm", opts.cluster.extra.front()));
     const bool host = context.judge.runner.backend == runner_backend::host;
     const auto run = run_folder(opts);
-    gradebook book(run / "gradebook.db");
-    remember_grade_run(run);  // serve's Leaderboard shows the latest grade
     local_settings local;
     local.gpus = worker_gpus(opts.gpus, host);
+    gradebook book(run / "gradebook.db");
+    remember_grade_run(run);  // serve's Leaderboard shows the latest grade
     plan_request request{opts.class_dir, run, context.judge.home, host, opts.rejudge, opts.retry_failed, {}};
     const auto names = listed_gpus();
     if (host) request.gpus = {"host"};
@@ -174,6 +187,14 @@ int grade(cli_context& context, grade_options& opts) {
     fmt::print("{} to judge, {} unchanged, {} judged under another name, {} not submissions\n", plan.jobs.size(),
                plan.unchanged, plan.reused, plan.not_submissions);
     if (opts.slurm && !plan.jobs.empty()) return grade_on_slurm(context, opts, run, plan);
+    if (!host && !plan.jobs.empty())
+        if (const auto why = no_gpu_here(plan.specs.begin()->second, context.judge, local.gpus.front())) {
+            fmt::print(
+                "grade: no GPU here ({}): nothing was judged; grade on a machine with a GPU, or through Slurm "
+                "(--slurm)\n",
+                *why);
+            return exit_no_device;
+        }
     local.timed = !opts.no_bench;
     local.progress_line = isatty(STDERR_FILENO);
     local.judge_history = run / "judge.db";
