@@ -495,3 +495,45 @@ TEST_CASE("grade without a GPU stops before judging anyone, exit 6; a GPU named 
     CHECK_FALSE(contains(graded.output, "no_device"));
     CHECK(cls.rows().empty());
 }
+
+TEST_CASE("a broken problem.yaml is reported once; its rows are the problem's, not the students' failures; exit 10",
+          "[grade]") {
+    const temp_dir home("grade-broken-home");
+    const auto problems = home.path() / "problems";
+    std::filesystem::create_directories(problems);
+    std::filesystem::copy(kFixtures + "/problems/tiny_sum", problems / "tiny_sum");
+    std::filesystem::copy(kFixtures + "/problems/tiny_sum", problems / "tiny_broken");
+    std::ofstream(problems / "tiny_broken" / "problem.yaml", std::ios::app) << "  bogus: [\n";
+    // The problem's own error, as validate reports it.
+    const auto validated = run_command(
+        {GPUJUDGE_BIN_DIR "/gpujudge", "--color", "never", "--home", home.path().string(), "validate", "tiny_broken"},
+        std::chrono::seconds(300));
+    REQUIRE(validated.exit.code == exit_invalid_problem);
+    const std::string yaml = (problems / "tiny_broken" / "problem.yaml").string() + ":";
+    const auto at = validated.output.find(yaml);  // "FAIL  tiny_broken\n  <path>:<line>: <message>"
+    REQUIRE(at != std::string::npos);
+    const std::string error = validated.output.substr(at, validated.output.find('\n', at) - at);
+
+    class_folder cls("grade_broken_problem", home.path().string());
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    cls.hand_in("alice", "tiny_broken.cpp", "correct");
+    cls.hand_in("bob", "tiny_broken.cpp", "off_by_one");
+    const auto graded = cls.grade({"--no-bench"});
+    INFO(graded.output);
+    CHECK(graded.exit.code == exit_invalid_problem);
+    CHECK(contains(graded.output, "1 to judge, 0 unchanged, 0 judged under another name, 0 not submissions"));
+    CHECK(contains(graded.output, error +
+                                      "\ngrade: problem tiny_broken is invalid: its 2 submissions were not judged (not "
+                                      "counted against the students): gpujudge validate tiny_broken, then grade "
+                                      "again\n"));
+    const auto rows = cls.rows();
+    CHECK(rows.at("alice/tiny_sum.cpp").status == "accepted");
+    for (const std::string file : {"alice/tiny_broken.cpp", "bob/tiny_broken.cpp"}) {
+        CHECK(rows.at(file).status == "invalid_problem");
+        CHECK(rows.at(file).reason == "problem tiny_broken is invalid: " + error);
+    }
+    const std::string summary = cls.file("summary.md");
+    CHECK(contains(summary, "| tiny_sum | 1 | 1 | 0 | 0 |"));
+    CHECK_FALSE(contains(summary, "| tiny_broken |"));
+    CHECK(contains(summary, "## Invalid problems\n\n- tiny_broken: 2 submissions not judged: " + error + "\n"));
+}

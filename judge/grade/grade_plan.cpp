@@ -2,6 +2,7 @@
 
 #include "base/content_hash.hpp"
 #include "catalog/catalog.hpp"
+#include "grade/grade_reports.hpp"
 
 #include <fmt/format.h>
 
@@ -28,7 +29,8 @@ grade_row bare_row(const class_entry& entry) {
     return row;
 }
 
-// The problem's spec, loaded once; a problem that cannot load fails its rows, not the grade.
+// The problem's spec, loaded once; a problem that cannot load makes its rows invalid_problem, not the
+// grade's end: the other problems are graded.
 const problem_spec* spec_of(const plan_request& request, const std::string& slug, grade_plan& plan,
                             std::map<std::string, std::string>& refused) {
     if (plan.specs.count(slug)) return &plan.specs.at(slug);
@@ -54,7 +56,8 @@ std::optional<grade_row> judged_before(const gradebook& book, const plan_request
 void plan_submission(const plan_request& request, gradebook& book, grade_job job, grade_plan& plan) {
     const auto mine = book.row(job.entry.file);
     if (request.retry_failed) {
-        if (mine && (mine->status == grade_status::task_failed || mine->status == grade_status::judge_error))
+        if (mine && (mine->status == grade_status::task_failed || mine->status == grade_status::judge_error ||
+                     mine->status == grade_status::invalid_problem))
             plan.jobs.push_back(std::move(job));
         return;
     }
@@ -105,9 +108,18 @@ grade_plan plan_grade(const plan_request& request, gradebook& book) {
         }
         const problem_spec* spec = spec_of(request, entry.problem, plan, refused);
         grade_job job{entry, submission_hash(entry.path), spec ? problem_files_hash(spec->dir) : ""};
-        if (!spec || job.source_hash.empty()) {
-            entry.status = spec ? grade_status::unreadable : grade_status::judge_error;
-            entry.reason = spec ? "the file cannot be read" : refused.at(entry.problem);
+        if (!spec) {
+            auto& invalid = plan.invalid[entry.problem];
+            invalid.error = refused.at(entry.problem);
+            ++invalid.submissions;
+            entry.status = grade_status::invalid_problem;
+            entry.reason = invalid_problem_reason(entry.problem, invalid.error);
+            book.store(bare_row(entry));
+            continue;
+        }
+        if (job.source_hash.empty()) {
+            entry.status = grade_status::unreadable;
+            entry.reason = "the file cannot be read";
             if (!request.retry_failed) book.store(bare_row(entry));
             continue;
         }

@@ -23,12 +23,20 @@ struct plan_request {
     std::set<std::string> gpus;  // the GPU models the judging runs on; empty: any seen before
 };
 
+// A problem whose files cannot be loaded (a broken problem.yaml): its error, once, and how many
+// submissions of it were left unjudged.
+struct invalid_problem {
+    std::string error;  // "path:line: message" for a problem.yaml
+    int submissions = 0;
+};
+
 struct grade_plan {
     std::vector<grade_job> jobs;
     std::map<std::string, problem_spec> specs;  // of the jobs' problems
     int unchanged = 0;                          // judged before: nothing to do
     int reused = 0;                             // the same bytes judged under another name
     int not_submissions = 0;
+    std::map<std::string, invalid_problem> invalid;  // by slug
 };
 
 // The problems' files, hashed: a judgement stands while they are the same.

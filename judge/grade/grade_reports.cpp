@@ -131,15 +131,36 @@ std::string identical_sources(const std::vector<grade_row>& rows) {
     return text.empty() ? "" : "\n## Byte-identical sources\n\n" + text;
 }
 
+// Problems that could not be loaded: each once, with its error and how many submissions wait for it.
+std::string invalid_problems(const std::vector<grade_row>& rows) {
+    std::map<std::string, std::pair<int, std::string>> problems;
+    for (const auto& row : rows)
+        if (row.status == grade_status::invalid_problem) {
+            auto& [count, error] = problems[row.problem];
+            ++count;
+            const std::string prefix = invalid_problem_reason(row.problem, "");
+            error = row.reason.rfind(prefix, 0) == 0 ? row.reason.substr(prefix.size()) : row.reason;
+        }
+    std::string text;
+    for (const auto& [problem, found] : problems)
+        text += fmt::format("- {}: {} submission{} not judged: {}\n", cell(problem), found.first,
+                            found.first == 1 ? "" : "s", cell(found.second));
+    return text.empty() ? "" : "\n## Invalid problems\n\n" + text;
+}
+
 std::string not_judged(const std::vector<grade_row>& rows) {
     std::string text;
     for (const auto& row : rows)
-        if (status_group(row.status).empty())
+        if (status_group(row.status).empty() && row.status != grade_status::invalid_problem)
             text += fmt::format("- {}: {} ({})\n", cell(row.file), row.status, cell(row.reason));
     return text.empty() ? "" : "\n## Not submissions\n\n" + text;
 }
 
 }  // namespace
+
+std::string invalid_problem_reason(const std::string& problem, const std::string& error) {
+    return fmt::format("problem {} is invalid: {}", problem, error);
+}
 
 std::string printable_name(const std::string& text, bool markdown) {
     std::string out;
@@ -273,7 +294,7 @@ std::string summary_markdown(const std::vector<grade_row>& rows) {
             counts["wrong"], counts["failed"], times.empty() ? "" : fmt::format("{:.1f}", median(times)),
             best ? fmt::format("{:.1f} ({}, {})", *best->median_us, cell(best->student), cell(gpu_text(*best))) : "");
     }
-    return text + identical_sources(rows) + not_judged(rows);
+    return text + identical_sources(rows) + invalid_problems(rows) + not_judged(rows);
 }
 
 void write_grade_reports(const std::filesystem::path& run, const std::vector<grade_row>& rows) {

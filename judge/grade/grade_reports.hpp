@@ -22,6 +22,9 @@ std::string csv_text(const std::string& text);
 // \n, \t, \xNN; with markdown, '|' escaped and '<' as &lt; (no HTML in leaderboard.md or summary.md).
 std::string printable_name(const std::string& text, bool markdown = false);
 
+// The reason of a row whose problem cannot be loaded: "problem <slug> is invalid: <its error>".
+std::string invalid_problem_reason(const std::string& problem, const std::string& error);
+
 std::string gradebook_csv(const std::vector<grade_row>& rows);
 nlohmann::json gradebook_json(const std::vector<grade_row>& rows);
 

@@ -81,7 +81,7 @@ std::string status_group(const std::string& status) {
     if (status == "accepted") return "accepted";
     if (status == "wrong_answer") return "wrong";
     if (status == grade_status::not_a_source || status == grade_status::empty_folder ||
-        status == grade_status::unknown_problem)
+        status == grade_status::unknown_problem || status == grade_status::invalid_problem)
         return "";
     return "failed";
 }

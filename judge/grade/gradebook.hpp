@@ -42,13 +42,16 @@ inline const char* const not_a_source = "not_a_source";
 inline const char* const empty_folder = "empty_folder";
 inline const char* const unreadable = "unreadable";    // gone or unreadable when its turn came
 inline const char* const judge_error = "judge_error";  // the problem's own files failed, or the judge did
+// Its problem cannot be loaded (a broken problem.yaml): no judgement, and not the student's doing.
+inline const char* const invalid_problem = "invalid_problem";
 inline const char* const task_failed = "task_failed";  // its Slurm task ended before judging it
 }  // namespace grade_status
 
 // A judgement's verdict (not a bad input, nor a failure of the judge or of Slurm): reusable.
 bool judged_status(const std::string& status);
 
-// accepted / wrong / failed, as the summary counts them; "" for inputs that are no submission.
+// accepted / wrong / failed, as the summary counts them; "" for inputs that are no submission and for
+// submissions of an invalid problem (counted apart).
 std::string status_group(const std::string& status);
 
 // "YYYY-MM-DD HH:MM:SS" in UTC, now.

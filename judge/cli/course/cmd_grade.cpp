@@ -150,6 +150,19 @@ int collect(const std::filesystem::path& run) {
     return exit_accepted;
 }
 
+// Each problem that cannot be loaded, once: its own error (as validate gives it) and what became of
+// its submissions.
+void report_invalid_problems(const grade_plan& plan) {
+    for (const auto& [slug, invalid] : plan.invalid)
+        fmt::print(stderr,
+                   "{}\ngrade: problem {} is invalid: its {} not judged (not counted against the students): "
+                   "gpujudge validate {}, then grade again\n",
+                   invalid.error, slug,
+                   invalid.submissions == 1 ? std::string("submission was")
+                                            : fmt::format("{} submissions were", invalid.submissions),
+                   slug);
+}
+
 int grade_on_slurm(cli_context& context, grade_options& opts, const std::filesystem::path& run,
                    const grade_plan& plan) {
     opts.cluster.gpu_per_task = context.judge.runner.backend == runner_backend::device;
@@ -186,7 +199,13 @@ int grade(cli_context& context, grade_options& opts) {
     const grade_plan plan = plan_grade(request, book);
     fmt::print("{} to judge, {} unchanged, {} judged under another name, {} not submissions\n", plan.jobs.size(),
                plan.unchanged, plan.reused, plan.not_submissions);
-    if (opts.slurm && !plan.jobs.empty()) return grade_on_slurm(context, opts, run, plan);
+    report_invalid_problems(plan);
+    // What a clean grade exits with: exit_invalid_problem while a problem of the class cannot be loaded.
+    const int ending = plan.invalid.empty() ? exit_accepted : exit_invalid_problem;
+    if (opts.slurm && !plan.jobs.empty()) {
+        const int collected = grade_on_slurm(context, opts, run, plan);
+        return collected == exit_accepted ? ending : collected;
+    }
     if (!host && !plan.jobs.empty())
         if (const auto why = no_gpu_here(plan.specs.begin()->second, context.judge, local.gpus.front())) {
             fmt::print(
@@ -202,7 +221,7 @@ int grade(cli_context& context, grade_options& opts) {
         grade_locally(plan.jobs, plan.specs, context.judge, local, [&](const grade_row& row) { book.store(row); });
     print_stats(stats, local.gpus);
     report(run, book);
-    return exit_accepted;
+    return ending;
 }
 
 }  // namespace
