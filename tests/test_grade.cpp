@@ -537,3 +537,42 @@ TEST_CASE("a broken problem.yaml is reported once; its rows are the problem's, n
     CHECK_FALSE(contains(summary, "| tiny_broken |"));
     CHECK(contains(summary, "## Invalid problems\n\n- tiny_broken: 2 submissions not judged: " + error + "\n"));
 }
+
+TEST_CASE("a compile error's reason is the compiler's first error line, not its 'In function' line", "[grade]") {
+    class_folder cls("grade_compile_reason");
+    std::filesystem::create_directories(cls.dir() / "carol");
+    std::ofstream(cls.dir() / "carol" / "tiny_sum.cpp")
+        << "extern \"C\" void solve(const float* input, float* output, int N) {\n    output[0] = input[0]\n}\n";
+    const auto graded = cls.grade({"--no-bench"});
+    INFO(graded.output);
+    REQUIRE(graded.exit.code == exit_accepted);
+    const auto carol = cls.rows().at("carol/tiny_sum.cpp");
+    CHECK(carol.status == "compile_error");
+    // gcc quotes as the locale lets it: ‘;’ in a UTF-8 one, ';' in C.
+    INFO(carol.reason);
+    CHECK((ends_with(carol.reason, "carol/tiny_sum.cpp:2:25: error: expected ‘;’ before ‘}’ token") ||
+           ends_with(carol.reason, "carol/tiny_sum.cpp:2:25: error: expected ';' before '}' token")));
+}
+
+TEST_CASE("a compile error's reason: gcc's and nvcc's error lines, past context and warnings", "[grade]") {
+    CHECK(compile_error_reason("x.cpp: In function 'void solve(const float*, float*, int)':\n"
+                               "x.cpp:2:24: error: expected ';' before '}' token\n    2 |   output[0] = input[0]\n") ==
+          "x.cpp:2:24: error: expected ';' before '}' token");
+    CHECK(compile_error_reason("x.cu(3): warning #177-D: variable \"error\" was declared but never referenced\n"
+                               "x.cu(5): error: identifier \"foo\" is undefined\n\n1 error detected\n") ==
+          "x.cu(5): error: identifier \"foo\" is undefined");
+    CHECK(compile_error_reason("x.cu:1:10: fatal error: impl.h: No such file or directory\n") ==
+          "x.cu:1:10: fatal error: impl.h: No such file or directory");
+    CHECK(compile_error_reason("x.cu(7): catastrophic error: cannot open source file \"a.h\"\n") ==
+          "x.cu(7): catastrophic error: cannot open source file \"a.h\"");
+    CHECK(compile_error_reason("nvcc fatal   : Unsupported gpu architecture 'sm_999'\n") ==
+          "nvcc fatal   : Unsupported gpu architecture 'sm_999'");
+    CHECK(compile_error_reason("\nthe file holds NUL bytes: not a source\n") ==
+          "the file holds NUL bytes: not a source");
+    CHECK(compile_error_reason("x.cu(9): error #20: identifier \"n\" is undefined\n") ==
+          "x.cu(9): error #20: identifier \"n\" is undefined");
+    CHECK(compile_error_reason(
+              "/c/error/tiny_sum.cpp: In function 'void solve()':\n/c/error/tiny_sum.cpp:2:1: error: x\n") ==
+          "/c/error/tiny_sum.cpp:2:1: error: x");
+    CHECK(compile_error_reason("") == "");
+}

@@ -17,6 +17,8 @@
 #include <deque>
 #include <fstream>
 #include <mutex>
+#include <regex>
+#include <sstream>
 #include <thread>
 
 namespace gpujudge {
@@ -149,11 +151,6 @@ compiled_job compile_one(std::size_t index, const grade_job& job, const problem_
     return done;
 }
 
-std::string first_line(const std::string& text) {
-    const auto end = text.find('\n');
-    return text.substr(0, end);
-}
-
 // A row for what never reached judge_submission: a compile error, a vanished file, a failed compile.
 grade_row early_row(const grade_job& job, const problem_spec& spec, const std::string& status,
                     const std::string& reason) {
@@ -198,7 +195,8 @@ grade_row judged_row(const compiled_job& item, const worker_setup& setup, judge_
     const problem_spec& spec = setup.specs.at(job.entry.problem);
     const bool host = context.runner.backend == runner_backend::host;
     if (!item.compile) return early_row(job, spec, grade_status::judge_error, item.failure);
-    if (!item.compile->ok) return early_row(job, spec, "compile_error", first_line(item.compile->diagnostics));
+    if (!item.compile->ok)
+        return early_row(job, spec, "compile_error", compile_error_reason(item.compile->diagnostics));
     if (submission_hash(job.entry.path) != job.source_hash)  // gone, unreadable or rewritten since the scan
         return early_row(job, spec, grade_status::unreadable, "the file changed or disappeared during the grade");
     const auto start = clock_type::now();
@@ -251,6 +249,21 @@ std::optional<int> gpu_number(const std::string& text) {
     return std::stoi(text);
 }
 
+std::string compile_error_reason(const std::string& diagnostics) {
+    // "error:" as a diagnostic's kind: after the location's ':' or ')', or opening the line, maybe
+    // "fatal" or "catastrophic", maybe numbered ("error #20-D:"); nvcc's own "nvcc fatal   :". A path
+    // that holds the word (a student folder named "error") is not one.
+    static const std::regex error_line(R"((^|[:)])\s*((fatal|catastrophic) )?error( #[0-9]+(-D)?)?:|^nvcc fatal\b)");
+    std::istringstream lines(diagnostics);
+    std::string first;
+    for (std::string line; std::getline(lines, line);) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (std::regex_search(line, error_line)) return line;
+        if (first.empty() && line.find_first_not_of(" \t") != std::string::npos) first = line;
+    }
+    return first;
+}
+
 std::string gpu_label(int gpu) {
     return gpu >= 0 ? fmt::format("gpu{}", gpu) : "gpu";
 }
@@ -270,7 +283,7 @@ std::string short_duration(double seconds) {
 
 grade_row row_of(const grade_job& job, const problem_spec& spec, const judgement& result, bool host_backend) {
     grade_row row = early_row(job, spec, to_string(result.overall), result.reason);
-    if (!result.compile.ok) row.reason = first_line(result.compile.diagnostics);
+    if (!result.compile.ok) row.reason = compile_error_reason(result.compile.diagnostics);
     row.total = static_cast<int>(result.tests.size());
     row.passed = static_cast<int>(std::count_if(result.tests.begin(), result.tests.end(),
                                                 [](const test_report& t) { return t.result == verdict::accepted; }));

@@ -61,6 +61,11 @@ runner_settings worker_runner(const runner_settings& base, int gpu, bool select)
 grade_stats grade_locally(const std::vector<grade_job>& jobs, const std::map<std::string, problem_spec>& specs,
                           const judge_context& base, const local_settings& settings, const row_sink& sink);
 
+// What a compile error's row says: the compiler's first error line (gcc's "x.cpp:2:24: error: ...",
+// "fatal error:", nvcc's "x.cu(5): error: ...", "nvcc fatal   : ..."), not the context or warning lines
+// ahead of it ("In function ...", "x.cu(3): warning #177-D"); else its first line that is not blank.
+std::string compile_error_reason(const std::string& diagnostics);
+
 // The row a judgement makes.
 grade_row row_of(const grade_job& job, const problem_spec& spec, const judgement& result, bool host_backend);
 
