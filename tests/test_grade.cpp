@@ -576,3 +576,34 @@ TEST_CASE("a compile error's reason: gcc's and nvcc's error lines, past context 
           "/c/error/tiny_sum.cpp:2:1: error: x");
     CHECK(compile_error_reason("") == "");
 }
+
+TEST_CASE("files and folders gone from the class leave the gradebook and every report on a rerun", "[grade]") {
+    class_folder cls("grade_removed");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    cls.hand_in("bob", "tiny_sum.cpp", "off_by_one");
+    cls.hand_in("carol", "tiny_sum.cpp", "correct", "// carol\n");
+    cls.hand_in("hank smith", "tiny_sum.cpp", "correct", "// hank\n");
+    std::filesystem::create_directories(cls.dir() / "gina");
+    REQUIRE(cls.grade({"--no-bench"}).exit.code == exit_accepted);
+    REQUIRE(cls.rows().size() == 5);
+
+    std::filesystem::rename(cls.dir() / "hank smith", cls.dir() / "hank_smith");  // the TA fixes a name
+    std::filesystem::remove_all(cls.dir() / "bob");                               // a student withdraws
+    std::filesystem::remove(cls.dir() / "carol" / "tiny_sum.cpp");                // a student takes a file back
+    cls.hand_in("gina", "tiny_sum.cpp", "correct", "// gina\n");                  // the empty folder is filled
+    const auto again = cls.grade({"--no-bench"});
+    INFO(again.output);
+    REQUIRE(again.exit.code == exit_accepted);
+    CHECK(contains(again.output,
+                   "1 to judge, 1 unchanged, 1 judged under another name, 1 not submissions, 4 removed "
+                   "(no longer in the class folder)\n"));
+    std::vector<std::string> files;
+    for (const auto& [file, row] : cls.rows()) files.push_back(file);
+    CHECK(files ==
+          std::vector<std::string>{"alice/tiny_sum.cpp", "carol/", "gina/tiny_sum.cpp", "hank_smith/tiny_sum.cpp"});
+    CHECK_FALSE(contains(cls.file("gradebook.csv"), "hank smith"));
+    CHECK_FALSE(contains(cls.file("gradebook.json"), "bob"));
+    CHECK(contains(cls.file("summary.md"), "| tiny_sum | 3 | 3 | 0 | 0 |"));
+    CHECK_FALSE(contains(cls.file("summary.md"), "gina/"));
+    CHECK(contains(cls.file("summary.md"), "- carol/: empty_folder"));
+}

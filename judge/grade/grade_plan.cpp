@@ -99,8 +99,10 @@ std::string problem_files_hash(const std::filesystem::path& problem_dir) {
 grade_plan plan_grade(const plan_request& request, gradebook& book) {
     grade_plan plan;
     std::map<std::string, std::string> refused;
+    std::set<std::string> present;
     for (auto& entry :
          scan_class(request.class_dir, problem_slugs(request.home), request.host_backend, request.run_dir)) {
+        present.insert(entry.file);
         if (!entry.status.empty()) {
             ++plan.not_submissions;
             if (!request.retry_failed) book.store(bare_row(entry));
@@ -125,6 +127,12 @@ grade_plan plan_grade(const plan_request& request, gradebook& book) {
         }
         plan_submission(request, book, std::move(job), plan);
     }
+    // After the plan: a renamed file's old row has lent its judgement to the new name.
+    for (const auto& row : book.rows())
+        if (!present.count(row.file)) {
+            book.remove(row.file);
+            ++plan.removed;
+        }
     return plan;
 }
 

@@ -36,6 +36,7 @@ struct grade_plan {
     int unchanged = 0;                          // judged before: nothing to do
     int reused = 0;                             // the same bytes judged under another name
     int not_submissions = 0;
+    int removed = 0;                                 // rows of files and folders no longer in the class folder, dropped
     std::map<std::string, invalid_problem> invalid;  // by slug
 };
 
@@ -43,7 +44,8 @@ struct grade_plan {
 std::string problem_files_hash(const std::filesystem::path& problem_dir);
 
 // Scans the class folder, stores the rows known now (bad inputs, reused judgements) in `book`,
-// and returns the jobs left to judge.
+// drops the rows of files and folders the class folder no longer holds (removed, renamed: the
+// gradebook is the class as it is now), and returns the jobs left to judge.
 grade_plan plan_grade(const plan_request& request, gradebook& book);
 
 }  // namespace gpujudge

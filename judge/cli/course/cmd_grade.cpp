@@ -197,8 +197,10 @@ int grade(cli_context& context, grade_options& opts) {
         if (!opts.slurm && !name.empty()) request.gpus.insert(name);
     }
     const grade_plan plan = plan_grade(request, book);
-    fmt::print("{} to judge, {} unchanged, {} judged under another name, {} not submissions\n", plan.jobs.size(),
-               plan.unchanged, plan.reused, plan.not_submissions);
+    fmt::print(
+        "{} to judge, {} unchanged, {} judged under another name, {} not submissions, {} removed (no longer in the "
+        "class folder)\n",
+        plan.jobs.size(), plan.unchanged, plan.reused, plan.not_submissions, plan.removed);
     report_invalid_problems(plan);
     // What a clean grade exits with: exit_invalid_problem while a problem of the class cannot be loaded.
     const int ending = plan.invalid.empty() ? exit_accepted : exit_invalid_problem;
