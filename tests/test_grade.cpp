@@ -607,3 +607,21 @@ TEST_CASE("files and folders gone from the class leave the gradebook and every r
     CHECK_FALSE(contains(cls.file("summary.md"), "gina/"));
     CHECK(contains(cls.file("summary.md"), "- carol/: empty_folder"));
 }
+
+TEST_CASE("a grade with timing times what an earlier --no-bench grade accepted", "[grade]") {
+    class_folder cls("grade_time_later");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    cls.hand_in("bob", "tiny_sum.cpp", "off_by_one");
+    REQUIRE(cls.grade({"--no-bench"}).exit.code == exit_accepted);
+    REQUIRE_FALSE(cls.rows().at("alice/tiny_sum.cpp").median_us);
+    const auto timed = cls.grade({});
+    INFO(timed.output);
+    REQUIRE(timed.exit.code == exit_accepted);
+    CHECK(contains(timed.output, "1 to judge, 1 unchanged, 0 judged under another name"));
+    CHECK(contains(timed.output, "1 accepted without timing (--no-bench): judged again, timed\n"));
+    CHECK(cls.rows().at("alice/tiny_sum.cpp").median_us.has_value());
+    CHECK(contains(cls.file("leaderboard.md"), "| 1 | alice |"));
+    CHECK(contains(cls.grade({}).output, "0 to judge, 2 unchanged"));
+    CHECK(contains(cls.grade({"--no-bench"}).output, "0 to judge, 2 unchanged"));  // the times stay
+    CHECK(cls.rows().at("alice/tiny_sum.cpp").median_us.has_value());
+}

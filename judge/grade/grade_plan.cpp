@@ -1,6 +1,7 @@
 #include "grade/grade_plan.hpp"
 
 #include "base/content_hash.hpp"
+#include "bench/timing.hpp"
 #include "catalog/catalog.hpp"
 #include "grade/grade_reports.hpp"
 
@@ -66,8 +67,19 @@ void plan_submission(const plan_request& request, gradebook& book, grade_job job
         plan.jobs.push_back(std::move(job));
         return;
     }
+    // Accepted by a grade without timed runs (--no-bench), of a problem that has some: a timed grade
+    // judges it again, so that it is timed and ranked.
+    const auto untimed = [&](const grade_row& row) {
+        return request.timed && row.status == "accepted" && !row.median_us &&
+               headline_test(plan.specs.at(job.entry.problem));
+    };
+    if (untimed(*before)) {
+        ++plan.to_time;
+        plan.jobs.push_back(std::move(job));
+        return;
+    }
     if (mine && mine->source_hash == job.source_hash && mine->spec_hash == job.spec_hash &&
-        judged_status(mine->status)) {
+        judged_status(mine->status) && !untimed(*mine)) {
         ++plan.unchanged;
         return;
     }

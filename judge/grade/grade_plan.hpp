@@ -20,6 +20,7 @@ struct plan_request {
     bool host_backend = false;
     bool rejudge = false;        // judge everything again
     bool retry_failed = false;   // judge only what a failed Slurm task (or the judge) left unjudged
+    bool timed = true;           // with timed runs: an accepted row judged without them is judged again
     std::set<std::string> gpus;  // the GPU models the judging runs on; empty: any seen before
 };
 
@@ -35,6 +36,7 @@ struct grade_plan {
     std::map<std::string, problem_spec> specs;  // of the jobs' problems
     int unchanged = 0;                          // judged before: nothing to do
     int reused = 0;                             // the same bytes judged under another name
+    int to_time = 0;  // of the jobs: accepted before by a grade without timed runs (--no-bench)
     int not_submissions = 0;
     int removed = 0;                                 // rows of files and folders no longer in the class folder, dropped
     std::map<std::string, invalid_problem> invalid;  // by slug

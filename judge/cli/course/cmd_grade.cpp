@@ -187,7 +187,8 @@ int grade(cli_context& context, grade_options& opts) {
     local.gpus = worker_gpus(opts.gpus, host);
     gradebook book(run / "gradebook.db");
     remember_grade_run(run);  // serve's Leaderboard shows the latest grade
-    plan_request request{opts.class_dir, run, context.judge.home, host, opts.rejudge, opts.retry_failed, {}};
+    plan_request request{opts.class_dir, run, context.judge.home, host, opts.rejudge, opts.retry_failed,
+                         !opts.no_bench, {}};
     const auto names = listed_gpus();
     if (host) request.gpus = {"host"};
     for (const int gpu : local.gpus) {
@@ -201,6 +202,7 @@ int grade(cli_context& context, grade_options& opts) {
         "{} to judge, {} unchanged, {} judged under another name, {} not submissions, {} removed (no longer in the "
         "class folder)\n",
         plan.jobs.size(), plan.unchanged, plan.reused, plan.not_submissions, plan.removed);
+    if (plan.to_time) fmt::print("{} accepted without timing (--no-bench): judged again, timed\n", plan.to_time);
     report_invalid_problems(plan);
     // What a clean grade exits with: exit_invalid_problem while a problem of the class cannot be loaded.
     const int ending = plan.invalid.empty() ? exit_accepted : exit_invalid_problem;
