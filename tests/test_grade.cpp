@@ -625,3 +625,37 @@ TEST_CASE("a grade with timing times what an earlier --no-bench grade accepted",
     CHECK(contains(cls.grade({"--no-bench"}).output, "0 to judge, 2 unchanged"));  // the times stay
     CHECK(cls.rows().at("alice/tiny_sum.cpp").median_us.has_value());
 }
+
+TEST_CASE("a Slurm manifest keeps names and paths byte for byte, UTF-8 or not", "[grade][slurm]") {
+    CHECK(hex_bytes("jos\xe9") == "6a6f73e9");
+    CHECK(from_hex("6A6f73e9") == "jos\xe9");
+    CHECK_THROWS_WITH(from_hex("6g"), "'6g' is not hex: not a grade's manifest");
+    CHECK_THROWS_WITH(from_hex("6a6"), "'6a6' is not hex: not a grade's manifest");
+    grade_job jose;
+    jose.entry.file = "jos\xe9/tiny_sum.cpp";
+    jose.entry.student = "jos\xe9";
+    jose.entry.problem = "tiny_sum";
+    jose.entry.path = "/class/jos\xe9/tiny_sum.cpp";
+    jose.source_hash = "h1";
+    jose.spec_hash = "s1";
+    grade_job same = jose;  // a folder literally named "jos\u{FFFD}": once the same manifest entry as jose's
+    same.entry.file = "jos\xef\xbf\xbd/tiny_sum.cpp";
+    same.entry.student = "jos\xef\xbf\xbd";
+    same.entry.path = "/class/jos\xef\xbf\xbd/tiny_sum.cpp";
+    const auto back = jobs_of(nlohmann::json::parse(json_text(manifest_of({jose, same}, 1, true), 2)));
+    REQUIRE(back.size() == 2);
+    for (std::size_t i = 0; i < 2; ++i) {
+        const grade_job& sent = i ? same : jose;
+        CHECK(back[i].entry.file == sent.entry.file);
+        CHECK(back[i].entry.student == sent.entry.student);
+        CHECK(back[i].entry.problem == "tiny_sum");
+        CHECK(back[i].entry.path == sent.entry.path);
+        CHECK(back[i].source_hash == "h1");
+    }
+    // A manifest written before the names were hex (a job submitted before an upgrade) still reads.
+    const auto older = jobs_of(nlohmann::json::parse(
+        R"({"tasks": 1, "timed": true, "entries": [{"file": "a/tiny_sum.cpp", "student": "a", "problem": "tiny_sum",
+            "path": "/class/a/tiny_sum.cpp", "source_hash": "h", "spec_hash": "s"}]})"));
+    REQUIRE(older.size() == 1);
+    CHECK(older[0].entry.path == "/class/a/tiny_sum.cpp");
+}

@@ -55,32 +55,44 @@ std::filesystem::path new_job_dir(const std::filesystem::path& run_dir) {
     }
 }
 
+}  // namespace
+
+// Names and paths travel as their bytes, hex: JSON text is UTF-8 (json_text replaces other bytes with
+// U+FFFD), and a student folder's name need not be UTF-8 (a Latin-1 "jos\xe9" from a zip): the task
+// must open the very file, and its row must be stored under the very name.
 json manifest_of(const std::vector<grade_job>& jobs, int tasks, bool timed) {
     json entries = json::array();
     for (const auto& job : jobs)
-        entries.push_back({{"file", job.entry.file},
-                           {"student", job.entry.student},
-                           {"problem", job.entry.problem},
-                           {"path", std::filesystem::absolute(job.entry.path).string()},
+        entries.push_back({{"file_hex", hex_bytes(job.entry.file)},
+                           {"student_hex", hex_bytes(job.entry.student)},
+                           {"problem_hex", hex_bytes(job.entry.problem)},
+                           {"path_hex", hex_bytes(std::filesystem::absolute(job.entry.path).string())},
                            {"source_hash", job.source_hash},
                            {"spec_hash", job.spec_hash}});
     return {{"tasks", tasks}, {"timed", timed}, {"entries", entries}};
 }
 
 std::vector<grade_job> jobs_of(const json& manifest) {
+    // A manifest of an earlier version (a job submitted before an upgrade) names them as text.
+    const auto bytes = [](const json& entry, const std::string& name) {
+        return entry.contains(name + "_hex") ? from_hex(entry.at(name + "_hex").get<std::string>())
+                                             : entry.at(name).get<std::string>();
+    };
     std::vector<grade_job> jobs;
     for (const auto& e : manifest.at("entries")) {
         grade_job job;
-        job.entry.file = e.at("file").get<std::string>();
-        job.entry.student = e.at("student").get<std::string>();
-        job.entry.problem = e.at("problem").get<std::string>();
-        job.entry.path = e.at("path").get<std::string>();
+        job.entry.file = bytes(e, "file");
+        job.entry.student = bytes(e, "student");
+        job.entry.problem = bytes(e, "problem");
+        job.entry.path = bytes(e, "path");
         job.source_hash = e.at("source_hash").get<std::string>();
         job.spec_hash = e.at("spec_hash").get<std::string>();
         jobs.push_back(std::move(job));
     }
     return jobs;
 }
+
+namespace {
 
 std::vector<std::string> sbatch_argv(const std::filesystem::path& dir, int tasks, const slurm_settings& settings) {
     std::vector<std::string> argv{"sbatch", "--parsable", fmt::format("--array=0-{}", tasks - 1),
@@ -179,6 +191,30 @@ void show_progress(const std::filesystem::path& job_dir, const json& manifest, c
 }
 
 }  // namespace
+
+std::string hex_bytes(const std::string& bytes) {
+    static const char digits[] = "0123456789abcdef";
+    std::string hex;
+    for (const char c : bytes) {
+        const auto byte = static_cast<unsigned char>(c);
+        hex += digits[byte >> 4];
+        hex += digits[byte & 15];
+    }
+    return hex;
+}
+
+std::string from_hex(const std::string& hex) {
+    const auto digit = [&](char c) {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        throw usage_error(fmt::format("'{}' is not hex: not a grade's manifest", hex));
+    };
+    if (hex.size() % 2) throw usage_error(fmt::format("'{}' is not hex: not a grade's manifest", hex));
+    std::string bytes;
+    for (std::size_t i = 0; i < hex.size(); i += 2) bytes += static_cast<char>(digit(hex[i]) * 16 + digit(hex[i + 1]));
+    return bytes;
+}
 
 std::filesystem::path submit_array(const std::filesystem::path& run_dir, const std::vector<grade_job>& jobs,
                                    const slurm_settings& settings) {

@@ -6,6 +6,8 @@
 #include "grade/gradebook.hpp"
 #include "grade/local_grader.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -20,6 +22,16 @@ struct slurm_settings {
     bool timed = true;
     std::vector<std::string> task_command;  // gpujudge and its global options; "grade --task <manifest>" follows
 };
+
+// A string's bytes as hex ("6a6f73e9"), and back (throws usage_error for what is not hex).
+std::string hex_bytes(const std::string& bytes);
+std::string from_hex(const std::string& hex);
+
+// The manifest of a job array (slurm/job-<n>/manifest.json): its tasks, whether timed, and each
+// submission, whose names and path are kept as hex of their bytes (any bytes, not only UTF-8); and
+// the submissions read back from one.
+nlohmann::json manifest_of(const std::vector<grade_job>& jobs, int tasks, bool timed);
+std::vector<grade_job> jobs_of(const nlohmann::json& manifest);
 
 // Submits the array for `jobs`; returns the job's folder under <run>/slurm. Throws
 // environment_error without sbatch, std::runtime_error when sbatch refuses.

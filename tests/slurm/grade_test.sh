@@ -128,4 +128,14 @@ out=$(grade "$class" --out "$run" --slurm --no-bench) || fail "rerun: $out"
 echo "$out"
 echo "$out" | grep -q "^0 to judge, 6 unchanged" || fail "a rerun judged something"
 echo "$out" | grep -q "submitted" && fail "a rerun submitted a job"
+
+# A student folder whose name is not UTF-8 (a Latin-1 "jos\xe9" from a zip): the task judges the very
+# file, and its row keeps the very name (the manifest's JSON text once turned the byte into U+FFFD).
+jose=$(printf 'jos\xe9')
+mkdir -p "$work/class2/$jose"
+cp "$fixtures/host_solutions/correct.cpp" "$work/class2/$jose/tiny_sum.cpp"
+out=$(grade "$work/class2" --out "$work/run2" --slurm --no-bench) || fail "grade --slurm of $jose: $out"
+echo "$out"
+LC_ALL=C grep -aq "^$jose,tiny_sum,$jose/tiny_sum.cpp,accepted,4,4," "$work/run2/gradebook.csv" ||
+  fail "$jose: $(cat "$work/run2/gradebook.csv")"
 echo "PASSED"
