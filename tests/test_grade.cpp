@@ -659,3 +659,17 @@ TEST_CASE("a Slurm manifest keeps names and paths byte for byte, UTF-8 or not", 
     REQUIRE(older.size() == 1);
     CHECK(older[0].entry.path == "/class/a/tiny_sum.cpp");
 }
+
+TEST_CASE("an sbatch refusal is sbatch's own message, exit 13, and leaves no job folder behind", "[grade][slurm]") {
+    class_folder cls("grade_sbatch_refuses");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    cls.slurm_command("sbatch", "echo 'sbatch: error: invalid partition specified: nope' >&2\nexit 1\n");
+    const auto refused = cls.grade({"--slurm", "--partition", "nope", "--no-bench"}, {cls.path()});
+    INFO(refused.output);
+    CHECK(refused.exit.code == exit_environment);
+    CHECK(contains(refused.output,
+                   "gpujudge: sbatch refused the job array (exit status 1): sbatch: error: invalid "
+                   "partition specified: nope\n"));
+    CHECK_FALSE(contains(refused.output, "internal error"));
+    CHECK_FALSE(std::filesystem::exists(cls.run() / "slurm" / "job-1"));
+}

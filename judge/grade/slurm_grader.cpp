@@ -227,9 +227,16 @@ std::filesystem::path submit_array(const std::filesystem::path& run_dir, const s
     write_task_script(dir, settings);
     const auto submitted = run_command(sbatch_argv(dir, tasks, settings), std::chrono::seconds(120));
     std::string id = submitted.output.substr(0, submitted.output.find_first_of(";\n"));
-    if (submitted.exit.code != 0 || id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
-        throw std::runtime_error(
-            fmt::format("sbatch refused the job array ({}): {}", submitted.exit.describe(), submitted.output));
+    if (submitted.exit.code != 0 || submitted.exit.signaled || id.empty() ||
+        id.find_first_not_of("0123456789") != std::string::npos) {
+        // Never submitted: no folder for --collect to find. A refusal (a partition, a time limit or an
+        // option after -- that Slurm does not take) is the cluster's answer, as sbatch words it.
+        std::error_code ignored;
+        std::filesystem::remove_all(dir, ignored);
+        std::string said = submitted.output;
+        while (!said.empty() && (said.back() == '\n' || said.back() == '\r')) said.pop_back();
+        throw environment_error(fmt::format("sbatch refused the job array ({}): {}", submitted.exit.describe(), said));
+    }
     write_json(dir / "job.json", {{"job_id", id}, {"tasks", tasks}, {"submissions", jobs.size()}});
     write_json(run_dir / "slurm" / "latest.json", {{"job_id", id}, {"dir", dir.filename().string()}});
     return dir;

@@ -34,7 +34,8 @@ nlohmann::json manifest_of(const std::vector<grade_job>& jobs, int tasks, bool t
 std::vector<grade_job> jobs_of(const nlohmann::json& manifest);
 
 // Submits the array for `jobs`; returns the job's folder under <run>/slurm. Throws
-// environment_error without sbatch, std::runtime_error when sbatch refuses.
+// environment_error without sbatch, and when sbatch refuses (with its own words; the job's folder
+// is removed, as nothing was submitted).
 std::filesystem::path submit_array(const std::filesystem::path& run_dir, const std::vector<grade_job>& jobs,
                                    const slurm_settings& settings);
 
