@@ -673,3 +673,33 @@ TEST_CASE("an sbatch refusal is sbatch's own message, exit 13, and leaves no job
     CHECK_FALSE(contains(refused.output, "internal error"));
     CHECK_FALSE(std::filesystem::exists(cls.run() / "slurm" / "job-1"));
 }
+
+TEST_CASE("stopped while it waits for its Slurm job, grade says the array goes on, its id, how to collect or cancel",
+          "[grade][slurm]") {
+    class_folder cls("grade_slurm_stopped");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    cls.slurm_command("sbatch", "echo 4242\n");
+    cls.slurm_command("squeue", "echo '0|PENDING'\n");  // pending for ever
+    std::vector<std::string> argv = cls.argv({"--slurm", "--no-bench"});
+    argv.insert(argv.begin() + 1, cls.path());  // after "env"
+    spawn_options options;
+    options.output_file = cls.root() / "grade.out";
+    child_process grading(argv, options);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (!std::filesystem::exists(cls.run() / "slurm" / "job-1" / "job.json") &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    REQUIRE(std::filesystem::exists(cls.run() / "slurm" / "job-1" / "job.json"));
+    std::this_thread::sleep_for(std::chrono::seconds(2));  // following the job now
+    ::kill(grading.pid(), SIGINT);
+    const auto ended = grading.wait(std::chrono::steady_clock::now() + std::chrono::seconds(60));
+    CHECK_FALSE(ended.timed_out);
+    std::ifstream in(cls.root() / "grade.out");
+    const std::string output((std::istreambuf_iterator<char>(in)), {});
+    INFO(output);
+    CHECK(contains(output, "submitted 1 submissions as Slurm job array 4242 ("));  // stdout, though redirected
+    CHECK(contains(output,
+                   "\ngrade: stopped waiting; Slurm job array 4242 goes on: collect it with gpujudge grade "
+                   "--collect " +
+                       cls.run().string() + ", or cancel it with scancel 4242\n"));
+}

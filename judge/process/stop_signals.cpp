@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <mutex>
 #include <thread>
 
@@ -16,6 +17,7 @@ namespace {
 
 std::mutex g_stop_mutex;
 std::function<void()> g_next_stop;
+std::string g_stop_message;
 
 sigset_t stop_signal_set() {
     sigset_t set;
@@ -28,6 +30,14 @@ sigset_t stop_signal_set() {
 // which may be writing into the folders, then the folders; then the signal's own default ending,
 // so that the shell sees what it sent (exit status 128 + N).
 [[noreturn]] void end_by(int signal) {
+    std::fflush(stdout);  // this thread is no signal handler: a redirected stdout keeps what was printed
+    {
+        std::lock_guard<std::mutex> lock(g_stop_mutex);
+        if (!g_stop_message.empty()) {
+            std::fputs(g_stop_message.c_str(), stderr);
+            std::fflush(stderr);
+        }
+    }
     const int null = open("/dev/null", O_WRONLY);
     dup2(null, STDOUT_FILENO);
     dup2(null, STDERR_FILENO);
@@ -60,6 +70,11 @@ void handle_stop_signals() {
     const sigset_t set = stop_signal_set();
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
     std::thread(wait_for_stop_signals, set).detach();
+}
+
+void set_stop_message(std::string message) {
+    std::lock_guard<std::mutex> lock(g_stop_mutex);
+    g_stop_message = std::move(message);
 }
 
 void on_next_stop_signal(std::function<void()> stop) {

@@ -8,6 +8,7 @@
 #include "grade/grade_reports.hpp"
 #include "grade/slurm_grader.hpp"
 #include "process/child_process.hpp"
+#include "process/stop_signals.hpp"
 #include "runner/session.hpp"
 
 #include <fmt/format.h>
@@ -140,7 +141,14 @@ void print_stats(const grade_stats& stats, const std::vector<int>& gpus) {
 int collect(const std::filesystem::path& run) {
     const auto job = latest_job(run);
     if (!job) throw usage_error(fmt::format("{}: no Slurm job of a grade to collect", run.string()));
+    // Stopped while it waits (Ctrl-C), gpujudge leaves the array to Slurm: say so, and how to go on.
+    const std::string id = job_id_of(*job);
+    set_stop_message(
+        fmt::format("\ngrade: stopped waiting; Slurm job array {} goes on: collect it with gpujudge grade "
+                    "--collect {}, or cancel it with scancel {}\n",
+                    id, run.string(), id));
     follow_job(*job, isatty(STDERR_FILENO));
+    set_stop_message("");
     gradebook book(run / "gradebook.db");
     remember_grade_run(run);
     if (const int failed = collect_job(*job, book))
