@@ -470,7 +470,8 @@ TEST_CASE("one ranking: by time within a GPU model, by % of ceiling across model
     CHECK(leaderboard_json({row("alice", "H100", 0, 140, 90)})[0]["across_models"].empty());  // one model
 }
 
-TEST_CASE("grade without a GPU stops before judging anyone, exit 6; a GPU named twice is a usage error", "[grade]") {
+TEST_CASE("grade without a GPU stops before judging anyone, exit 6, and a GPU named twice is a usage error",
+          "[grade]") {
     class_folder twice("grade_gpu_twice");
     twice.hand_in("alice", "tiny_sum.cpp", "correct");
     const auto named_twice = twice.grade({"--gpus", "0,1,0", "--no-bench"});
@@ -496,8 +497,9 @@ TEST_CASE("grade without a GPU stops before judging anyone, exit 6; a GPU named 
     CHECK(cls.rows().empty());
 }
 
-TEST_CASE("a broken problem.yaml is reported once; its rows are the problem's, not the students' failures; exit 10",
-          "[grade]") {
+TEST_CASE(
+    "grade: a broken problem.yaml is reported once, its rows are the problem's, not the students' failures, exit 10",
+    "[grade]") {
     const temp_dir home("grade-broken-home");
     const auto problems = home.path() / "problems";
     std::filesystem::create_directories(problems);
@@ -538,7 +540,7 @@ TEST_CASE("a broken problem.yaml is reported once; its rows are the problem's, n
     CHECK(contains(summary, "## Invalid problems\n\n- tiny_broken: 2 submissions not judged: " + error + "\n"));
 }
 
-TEST_CASE("a compile error's reason is the compiler's first error line, not its 'In function' line", "[grade]") {
+TEST_CASE("grade: a compile error's reason is the compiler's first error line, not its 'In function' line", "[grade]") {
     class_folder cls("grade_compile_reason");
     std::filesystem::create_directories(cls.dir() / "carol");
     std::ofstream(cls.dir() / "carol" / "tiny_sum.cpp")
@@ -554,7 +556,7 @@ TEST_CASE("a compile error's reason is the compiler's first error line, not its 
            ends_with(carol.reason, "carol/tiny_sum.cpp:2:25: error: expected ';' before '}' token")));
 }
 
-TEST_CASE("a compile error's reason: gcc's and nvcc's error lines, past context and warnings", "[grade]") {
+TEST_CASE("grade: a compile error's reason is gcc's or nvcc's error line, past context and warnings", "[grade]") {
     CHECK(compile_error_reason("x.cpp: In function 'void solve(const float*, float*, int)':\n"
                                "x.cpp:2:24: error: expected ';' before '}' token\n    2 |   output[0] = input[0]\n") ==
           "x.cpp:2:24: error: expected ';' before '}' token");
@@ -577,7 +579,7 @@ TEST_CASE("a compile error's reason: gcc's and nvcc's error lines, past context 
     CHECK(compile_error_reason("") == "");
 }
 
-TEST_CASE("files and folders gone from the class leave the gradebook and every report on a rerun", "[grade]") {
+TEST_CASE("grade: files and folders gone from the class leave the gradebook and every report on a rerun", "[grade]") {
     class_folder cls("grade_removed");
     cls.hand_in("alice", "tiny_sum.cpp", "correct");
     cls.hand_in("bob", "tiny_sum.cpp", "off_by_one");
@@ -626,7 +628,7 @@ TEST_CASE("a grade with timing times what an earlier --no-bench grade accepted",
     CHECK(cls.rows().at("alice/tiny_sum.cpp").median_us.has_value());
 }
 
-TEST_CASE("a Slurm manifest keeps names and paths byte for byte, UTF-8 or not", "[grade][slurm]") {
+TEST_CASE("grade --slurm: the manifest keeps names and paths byte for byte, UTF-8 or not", "[grade][slurm]") {
     CHECK(hex_bytes("jos\xe9") == "6a6f73e9");
     CHECK(from_hex("6A6f73e9") == "jos\xe9");
     CHECK_THROWS_WITH(from_hex("6g"), "'6g' is not hex: not a grade's manifest");
@@ -660,7 +662,8 @@ TEST_CASE("a Slurm manifest keeps names and paths byte for byte, UTF-8 or not", 
     CHECK(older[0].entry.path == "/class/a/tiny_sum.cpp");
 }
 
-TEST_CASE("an sbatch refusal is sbatch's own message, exit 13, and leaves no job folder behind", "[grade][slurm]") {
+TEST_CASE("grade --slurm: an sbatch refusal is sbatch's own message, exit 13, and leaves no job folder behind",
+          "[grade][slurm]") {
     class_folder cls("grade_sbatch_refuses");
     cls.hand_in("alice", "tiny_sum.cpp", "correct");
     cls.slurm_command("sbatch", "echo 'sbatch: error: invalid partition specified: nope' >&2\nexit 1\n");
