@@ -197,3 +197,30 @@ TEST_CASE("a starter's own names give way to solve's parameters of those names",
     INFO(parsed.output);
     CHECK(parsed.exit.code == 0);
 }
+
+TEST_CASE("a starter says an in-out buffer arrives holding its input, and hints at a real output's name", "[init]") {
+    const problem_spec spec = parse_problem(R"(title: Scale
+slug: scale
+difficulty: easy
+signature:
+  - {name: x, type: float*, role: inout, shape: [N]}
+  - {name: alpha, type: float}
+  - {name: N, type: int}
+constraints: {N: [1, 1000], alpha: [-2, 2]}
+inputs: {x: {uniform: [-1, 1]}}
+tolerance: {x: {atol: 1e-5, rtol: 1e-5}}
+metrics: {bytes: "8 * N"}
+tests:
+  examples:
+    - {name: example, scalars: {N: 2, alpha: 2}, inputs: {x: [1, 2]}, expected: {x: [2, 4]}}
+  functional:
+    - {name: small, scalars: {N: 5, alpha: 1}}
+)",
+                                            "scale.yaml");
+    const std::string cuda = starter_source(spec);
+    CHECK(contains(cuda, "// - x arrive holding their input: read it, and overwrite every element in place.\n"));
+    CHECK_FALSE(contains(cuda, "poisoned"));
+    const std::string pytorch = starter_source(spec, "pytorch");
+    CHECK(contains(pytorch, "# - x arrive holding their input: read it, and overwrite every element in place.\n"));
+    CHECK(contains(pytorch, "e.g. x.copy_(...)"));
+}

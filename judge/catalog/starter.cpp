@@ -39,16 +39,32 @@ std::string kernel_parameters(const problem_spec& spec) {
     return text;
 }
 
+// What the outputs hold when solve is called, one line each kind, after `mark`: outputs the judge's
+// poison, in-out buffers their input (to be overwritten in place).
+std::string output_lines(const problem_spec& spec, const std::string& mark) {
+    const std::string outputs = joined_names(spec, [](const parameter& p) { return p.role == param_role::out; });
+    const std::string updated = joined_names(spec, [](const parameter& p) { return p.role == param_role::inout; });
+    std::string text;
+    if (!outputs.empty())
+        text += fmt::format(
+            "{} - The outputs ({}) arrive poisoned (filled with a garbage pattern): write every "
+            "element.\n",
+            mark, outputs);
+    if (!updated.empty())
+        text += fmt::format("{} - {} arrive holding their input: read it, and overwrite every element in place.\n",
+                            mark, updated);
+    return text;
+}
+
 std::string conventions(const problem_spec& spec) {
     const std::string pointers = joined_names(spec, [](const parameter& p) { return p.is_pointer; });
-    const std::string outputs = joined_names(spec, [](const parameter& p) { return p.is_output(); });
     return fmt::format(
         "// {}: `gpujudge show {}` prints the statement; `gpujudge submit {} <this file>` judges it.\n"
         "//\n"
         "// - {} are device pointers: the data is already on the GPU; read and write it from kernels.\n"
-        "// - The outputs ({}) arrive poisoned (filled with a garbage pattern): write every element.\n"
+        "{}"
         "// - No need to synchronise at the end of solve: the judge does when solve returns.\n",
-        spec.title, spec.slug, spec.slug, pointers, outputs);
+        spec.title, spec.slug, spec.slug, pointers, output_lines(spec, "//"));
 }
 
 std::string launch(const problem_spec& spec, const std::string& kernel) {
@@ -75,22 +91,28 @@ std::string python_signature(const problem_spec& spec) {
 
 std::string python_conventions(const problem_spec& spec) {
     const std::string pointers = joined_names(spec, [](const parameter& p) { return p.is_pointer; });
-    const std::string outputs = joined_names(spec, [](const parameter& p) { return p.is_output(); });
     return fmt::format(
         "# {}: `gpujudge show {}` prints the statement; `gpujudge submit {} <this file>` judges it.\n"
         "#\n"
         "# - {} are 1-D tensors on the GPU over the judge's buffers (multi-dimensional data row-major).\n"
-        "# - Write the outputs ({}) in place, every element: they arrive poisoned. What solve returns is ignored.\n",
-        spec.title, spec.slug, spec.slug, pointers, outputs);
+        "{}"
+        "# - Write in place (what solve returns is ignored).\n",
+        spec.title, spec.slug, spec.slug, pointers, output_lines(spec, "#"));
 }
 
 std::string pytorch_starter(const problem_spec& spec) {
+    std::string written = "output";  // the first buffer solve writes, as the hint's example
+    for (const auto& param : spec.params)
+        if (param.is_output()) {
+            written = param.name;
+            break;
+        }
     return fmt::format(
         "{}import torch\n\n\n"
         "{}:\n"
-        "    # TODO: compute the outputs with torch operations, e.g. output.copy_(...).\n"
+        "    # TODO: compute the outputs with torch operations, e.g. {}.copy_(...).\n"
         "    pass\n",
-        python_conventions(spec), python_signature(spec));
+        python_conventions(spec), python_signature(spec), written);
 }
 
 std::string triton_starter(const problem_spec& spec) {
