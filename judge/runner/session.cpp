@@ -484,6 +484,21 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
     return fmt::format("the runner ended while loading the library ({})", end.exit.describe());
 }
 
+// What a test that ran out of time was doing: compiling, in its call, between the call's return and
+// its outputs, or the harness's own work.
+std::string runner_session::timeout_message(const job_end& end) const {
+    if (end.compiling) return compile_overrun(end.compile_limit_s, settings_.compile_budget_s);
+    if (end.in_call)
+        return fmt::format("solve did not finish within the time limit of {:g} ms; the process was killed",
+                           time_limit_ms());
+    if (end.checking)
+        return fmt::format(
+            "solve returned, but its process was still busy {:g} ms later, before its outputs were "
+            "checked (a thread or a handler of solve's still running); the process was killed",
+            time_limit_ms() + settings_.call_slack_ms + post_call_allowance_ms_);
+    return fmt::format("the test did not finish within {:g} s", settings_.harness_limit_s);
+}
+
 bool runner_session::record_end(const job_end& end, std::vector<test_report>& reports) {
     if (end.kind == job_end::how::done) return true;
     test_report* target = nullptr;
@@ -496,13 +511,7 @@ bool runner_session::record_end(const job_end& end, std::vector<test_report>& re
     switch (end.kind) {
         case job_end::how::timeout:
             target->result = verdict::time_limit_exceeded;
-            target->message = end.compiling ? compile_overrun(end.compile_limit_s, settings_.compile_budget_s)
-                              : end.in_call
-                                  ? fmt::format(
-                                        "solve did not finish within the time limit of {:g} ms; the "
-                                        "process was killed",
-                                        time_limit_ms())
-                                  : fmt::format("the test did not finish within {:g} s", settings_.harness_limit_s);
+            target->message = timeout_message(end);
             target->wall_ms = end.in_call && !end.compiling ? time_limit_ms() : 0;
             break;
         case job_end::how::forged:

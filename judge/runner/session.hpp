@@ -172,6 +172,7 @@ private:
     void check_call_time(int test, call_checks& checks) const;
     void acknowledge(bool go);
     bool record_end(const job_end& end, std::vector<test_report>& reports);
+    std::string timeout_message(const job_end& end) const;
     void announce(const nlohmann::json& message, const std::vector<test_report>& reports,
                   progress_step::stage stage) const;
     std::optional<std::string> reference_failure(const job_end& end, std::uintmax_t printed) const;
