@@ -432,7 +432,7 @@ TEST_CASE("include scanning: an include hidden from a line-by-line reading leave
     };
     for (const std::string hidden :
          {"/* */ #include \"impl.h\"\n", "#/**/include \"impl.h\"\n", "%:include \"impl.h\"\n",
-          "??=include \"impl.h\"\n", "#inc??/\nlude \"impl.h\"\n", "#if __has_include(\"impl.h\")\n#endif\n",
+          "?\?=include \"impl.h\"\n", "#inc?\?/\nlude \"impl.h\"\n", "#if __has_include(\"impl.h\")\n#endif\n",
           "#import \"impl.h\"\n", "#include_next \"impl.h\"\n", "#embed \"impl.h\"\n",
           "asm(\".incbin \\\"impl.h\\\"\");\n", "asm(\".include \\\"impl.h\\\"\");\n",
           "/*\n// */ #include \"impl.h\"\n"}) {

@@ -73,7 +73,7 @@ bool may_read_a_file(const std::string& line) {
     const std::size_t at = skip_blanks(line, 0);
     const bool comment = line.compare(at, 2, "//") == 0 && line.find("*/") == std::string::npos;
     const bool directive = at < line.size() && line[at] == '#';
-    for (const char* always : {"incbin", "??=", "??/"})
+    for (const char* always : {"incbin", "?\?=", "?\?/"})  // trigraphs, escaped here
         if (line.find(always) != std::string::npos) return true;
     if (line.find("include") != std::string::npos) return !comment;
     return directive && (line.find("embed") != std::string::npos || line.find("import") != std::string::npos);
