@@ -2,6 +2,7 @@
 // gradebook, summary and leaderboard, bad inputs as rows, a rerun that judges nothing new, and a
 // grade that goes on after being killed.
 #include "base/exit_codes.hpp"
+#include "base/hex_text.hpp"
 #include "base/json_text.hpp"
 #include "base/temp_dir.hpp"
 #include "grade/grade_reports.hpp"
@@ -629,7 +630,7 @@ TEST_CASE("a grade with timing times what an earlier --no-bench grade accepted",
 }
 
 TEST_CASE("grade --slurm: the manifest keeps names and paths byte for byte, UTF-8 or not", "[grade][slurm]") {
-    CHECK(hex_bytes("jos\xe9") == "6a6f73e9");
+    CHECK(hex_of("jos\xe9") == "6a6f73e9");
     CHECK(from_hex("6A6f73e9") == "jos\xe9");
     CHECK_THROWS_WITH(from_hex("6g"), "'6g' is not hex: not a grade's manifest");
     CHECK_THROWS_WITH(from_hex("6a6"), "'6a6' is not hex: not a grade's manifest");

@@ -1,5 +1,6 @@
 #include "grade/slurm_grader.hpp"
 
+#include "base/hex_text.hpp"
 #include "base/json_text.hpp"
 #include "base/user_errors.hpp"
 #include "catalog/catalog.hpp"
@@ -63,10 +64,10 @@ std::filesystem::path new_job_dir(const std::filesystem::path& run_dir) {
 json manifest_of(const std::vector<grade_job>& jobs, int tasks, bool timed) {
     json entries = json::array();
     for (const auto& job : jobs)
-        entries.push_back({{"file_hex", hex_bytes(job.entry.file)},
-                           {"student_hex", hex_bytes(job.entry.student)},
-                           {"problem_hex", hex_bytes(job.entry.problem)},
-                           {"path_hex", hex_bytes(std::filesystem::absolute(job.entry.path).string())},
+        entries.push_back({{"file_hex", hex_of(job.entry.file)},
+                           {"student_hex", hex_of(job.entry.student)},
+                           {"problem_hex", hex_of(job.entry.problem)},
+                           {"path_hex", hex_of(std::filesystem::absolute(job.entry.path).string())},
                            {"source_hash", job.source_hash},
                            {"spec_hash", job.spec_hash}});
     return {{"tasks", tasks}, {"timed", timed}, {"entries", entries}};
@@ -192,28 +193,10 @@ void show_progress(const std::filesystem::path& job_dir, const json& manifest, c
 
 }  // namespace
 
-std::string hex_bytes(const std::string& bytes) {
-    static const char digits[] = "0123456789abcdef";
-    std::string hex;
-    for (const char c : bytes) {
-        const auto byte = static_cast<unsigned char>(c);
-        hex += digits[byte >> 4];
-        hex += digits[byte & 15];
-    }
-    return hex;
-}
-
 std::string from_hex(const std::string& hex) {
-    const auto digit = [&](char c) {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-        throw usage_error(fmt::format("'{}' is not hex: not a grade's manifest", hex));
-    };
-    if (hex.size() % 2) throw usage_error(fmt::format("'{}' is not hex: not a grade's manifest", hex));
-    std::string bytes;
-    for (std::size_t i = 0; i < hex.size(); i += 2) bytes += static_cast<char>(digit(hex[i]) * 16 + digit(hex[i + 1]));
-    return bytes;
+    auto bytes = bytes_of_hex(hex);
+    if (!bytes) throw usage_error(fmt::format("'{}' is not hex: not a grade's manifest", hex));
+    return std::move(*bytes);
 }
 
 std::filesystem::path submit_array(const std::filesystem::path& run_dir, const std::vector<grade_job>& jobs,

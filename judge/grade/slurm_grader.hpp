@@ -23,8 +23,7 @@ struct slurm_settings {
     std::vector<std::string> task_command;  // gpujudge and its global options; "grade --task <manifest>" follows
 };
 
-// A string's bytes as hex ("6a6f73e9"), and back (throws usage_error for what is not hex).
-std::string hex_bytes(const std::string& bytes);
+// A manifest's hex (base/hex_text.hpp) as the bytes it spells; throws usage_error for what is not hex.
 std::string from_hex(const std::string& hex);
 
 // The manifest of a job array (slurm/job-<n>/manifest.json): its tasks, whether timed, and each

@@ -1,11 +1,13 @@
 #include "runner/channel.hpp"
 
+#include "base/hex_text.hpp"
 #include "base/json_text.hpp"
 
 #include <fmt/format.h>
 #include <sys/random.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace gpujudge {
@@ -35,21 +37,15 @@ channel_key channel_key::random() {
 }
 
 std::optional<channel_key> channel_key::from_hex(const std::string& text) {
-    if (text.size() != 2 * kBytes) return std::nullopt;
+    const auto bytes = bytes_of_hex(text);
+    if (!bytes || bytes->size() != kBytes) return std::nullopt;
     channel_key key;
-    for (std::size_t i = 0; i < kBytes; ++i) {
-        unsigned value = 0;
-        if (std::sscanf(text.c_str() + 2 * i, "%2x", &value) != 1) return std::nullopt;
-        key.bytes_[i] = static_cast<unsigned char>(value);
-    }
+    std::copy(bytes->begin(), bytes->end(), key.bytes_.begin());
     return key;
 }
 
 std::string channel_key::hex() const {
-    std::string text;
-    text.reserve(2 * kBytes);
-    for (const unsigned char byte : bytes_) text += fmt::format("{:02x}", byte);
-    return text;
+    return hex_of(std::string_view(reinterpret_cast<const char*>(bytes_.data()), bytes_.size()));
 }
 
 std::string message_sealer::seal(const nlohmann::json& message) {

@@ -1,5 +1,7 @@
 #include "runner/protocol.hpp"
 
+#include "base/hex_text.hpp"
+
 #include <stdexcept>
 
 namespace gpujudge {
@@ -124,34 +126,15 @@ void from_json(const nlohmann::json& in, test_result_message& m) {
     if (in.contains("cause")) m.cause = in.at("cause").get<cause_kind>();
 }
 
-namespace {
-
-int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    throw std::invalid_argument("a kernel file's bytes are not hex");
-}
-
-}  // namespace
-
 void to_json(nlohmann::json& out, const kernel_file& file) {
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string hex(2 * file.bytes.size(), '0');
-    for (std::size_t i = 0; i < file.bytes.size(); ++i) {
-        const auto byte = static_cast<unsigned char>(file.bytes[i]);
-        hex[2 * i] = kDigits[byte >> 4];
-        hex[2 * i + 1] = kDigits[byte & 15];
-    }
-    out = {{"path", file.path}, {"hex", std::move(hex)}};
+    out = {{"path", file.path}, {"hex", hex_of(file.bytes)}};
 }
 void from_json(const nlohmann::json& in, kernel_file& file) {
     in.at("path").get_to(file.path);
     if (!is_kept_kernel_path(file.path)) throw std::invalid_argument("a kernel file's path is not one kept");
-    const std::string& hex = in.at("hex").get_ref<const std::string&>();
-    if (hex.size() % 2 != 0) throw std::invalid_argument("a kernel file's bytes are not hex");
-    file.bytes.resize(hex.size() / 2);
-    for (std::size_t i = 0; i < file.bytes.size(); ++i)
-        file.bytes[i] = static_cast<char>(hex_digit(hex[2 * i]) << 4 | hex_digit(hex[2 * i + 1]));
+    auto bytes = bytes_of_hex(in.at("hex").get_ref<const std::string&>());
+    if (!bytes) throw std::invalid_argument("a kernel file's bytes are not hex");
+    file.bytes = std::move(*bytes);
 }
 
 }  // namespace gpujudge
