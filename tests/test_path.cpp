@@ -190,3 +190,50 @@ TEST_CASE("path: the steps in order with their technique and the measured figure
           std::string::npos);
     for (const auto& step : unmeasured.steps) CHECK_FALSE(step.measured);
 }
+
+TEST_CASE("path: the figures are taken at the largest benchmark measured, and a slower step says so", "[path]") {
+    problem_spec spec;
+    spec.slug = "tiny_sum";
+    spec.title = "Tiny Sum";
+    for (const std::string name : {"N = 100000", "N = 100000, renamed since", "N = 1000"}) {
+        test_spec benchmark;
+        benchmark.name = name;
+        benchmark.kind = test_kind::benchmark;
+        spec.tests.push_back(benchmark);
+    }
+    measurements measured = load_measurements(default_measurements_path(kPathHome));
+    auto& files = measured.problems.at("tiny_sum").files;
+    // The last benchmark was measured too, but moves a hundredth of the bytes: the figures stay at N = 100000.
+    bench_figures small = files.at("block_tree.cu").at(0);
+    small.test = "N = 1000";
+    small.gbps = 0.5;
+    files.at("block_tree.cu").push_back(small);
+    const learning_path path = build_path(kPathHome, spec, measured);
+    CHECK(path.test == std::optional<std::string>("N = 100000"));
+    REQUIRE(path.steps.size() == 3);
+    CHECK(path.steps.at(1).measured);
+
+    // warp_shuffle.cu (step 3) measured slower than block_tree.cu (step 2).
+    bench_figures slower = files.at("block_tree.cu").at(0);
+    slower.median_us = 9.5;
+    slower.gbps = 41.8;  // the same bytes in more time
+    files["warp_shuffle.cu"] = {slower};
+    const learning_path marked = build_path(kPathHome, spec, measured);
+    CHECK_FALSE(marked.steps.at(1).slower_than_step);  // 6.2 µs after 61.3
+    CHECK(marked.steps.at(2).slower_than_step == std::optional<int>(2));
+    CHECK(path_text(marked).find("   3  warp_shuffle.cu                        9.5      42        2.1 %      "
+                                 "1.27  slower than step 2\n") != std::string::npos);
+    CHECK(path_json(marked).at("steps").at(2).at("slower_than_step") == 2);
+    CHECK(path_json(marked).at("steps").at(1).at("slower_than_step").is_null());
+
+    // Of two sizes moving as many bytes, the one whose fastest step is furthest from the ceiling.
+    bench_figures twin = files.at("block_tree.cu").at(0);
+    twin.test = "N = 100000, renamed since";
+    twin.percent_of_peak = 1.0;
+    files.at("block_tree.cu").push_back(twin);
+    CHECK(build_path(kPathHome, spec, measured).test == std::optional<std::string>("N = 100000, renamed since"));
+
+    // Nothing measured at any current benchmark: the last benchmark, each step "not measured".
+    const learning_path unmeasured = build_path(kPathHome, spec, load_measurements(kFixtures + "/none.json"));
+    CHECK(unmeasured.test == std::optional<std::string>("N = 1000"));
+}

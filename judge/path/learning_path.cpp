@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace gpujudge {
@@ -25,6 +26,53 @@ std::string wrapped(const std::string& text, const std::string& prefix, std::siz
     return out;
 }
 
+bool accepted(const std::optional<bench_figures>& figures) {
+    return figures && figures->result == verdict::accepted && figures->median_us > 0;
+}
+
+double bytes_moved(const bench_figures& figures) {
+    return figures.gbps * figures.median_us * 1e3;  // GB/s × µs = kB
+}
+
+// The benchmark whose figures the path shows, chosen as the README's speed table chooses: of the
+// benchmarks some step was measured at, the one moving the most bytes; where several move as many
+// (within 1 %), the one whose fastest step is furthest from the ceiling. Without any, the last one.
+std::optional<std::string> figures_test(const problem_spec& spec, const measurements& measured,
+                                        const std::vector<const solution_file*>& steps) {
+    struct candidate {
+        std::string test;
+        double bytes = 0, best_percent = 0;
+    };
+    std::vector<candidate> candidates;
+    for (const auto& test : spec.tests) {
+        if (test.kind != test_kind::benchmark) continue;
+        candidate found{test.name};
+        for (const auto* step : steps) {
+            const auto figures = measured.find(spec.slug, step->path.filename().string(), test.name);
+            if (!accepted(figures)) continue;
+            found.bytes = std::max(found.bytes, bytes_moved(*figures));
+            found.best_percent = std::max(found.best_percent, figures->percent_of_peak);
+        }
+        if (found.bytes > 0) candidates.push_back(found);
+    }
+    if (candidates.empty()) return headline_test(spec);
+    double most = 0;
+    for (const auto& c : candidates) most = std::max(most, c.bytes);
+    const candidate* chosen = nullptr;
+    for (const auto& c : candidates)
+        if (c.bytes >= 0.99 * most && (!chosen || c.best_percent < chosen->best_percent)) chosen = &c;
+    return chosen->test;
+}
+
+// A step slower than the one before it at the path's size: the path is naive to fastest, and a learner
+// following it should be told where a step costs time (where it teaches a technique, not a speed-up).
+void mark_slower_steps(std::vector<path_step_view>& steps) {
+    for (std::size_t i = 1; i < steps.size(); ++i)
+        if (accepted(steps[i].measured) && accepted(steps[i - 1].measured) &&
+            steps[i].measured->median_us > steps[i - 1].measured->median_us)
+            steps[i].slower_than_step = steps[i - 1].step;
+}
+
 std::string figures_cells(const std::optional<bench_figures>& measured) {
     if (!measured) return "not measured";
     if (measured->result != verdict::accepted) return to_string(measured->result);
@@ -39,7 +87,6 @@ learning_path build_path(const std::filesystem::path& home, const problem_spec& 
     learning_path path;
     path.problem = spec.slug;
     path.title = spec.title;
-    path.test = headline_test(spec);
     // Named from the home, as the README names it: solutions/measured-h100.json.
     const auto relative = measured.file.lexically_relative(home);
     path.measurements_file = relative.empty() || *relative.begin() == ".." ? measured.file : relative;
@@ -52,11 +99,16 @@ learning_path build_path(const std::filesystem::path& home, const problem_spec& 
     for (const auto& file : solutions)
         if (file.step_line > 0 && !file.header_error.empty()) path.errors.push_back(describe_header_error(file));
     for (const auto& error : path_errors(solutions)) path.errors.push_back(error);
-    for (const auto& file : path_steps(solutions)) {
+    const std::vector<solution_file> steps = path_steps(solutions);
+    std::vector<const solution_file*> step_files;
+    for (const auto& file : steps) step_files.push_back(&file);
+    path.test = figures_test(spec, measured, step_files);
+    for (const auto& file : steps) {
         path_step_view step{*file.step, file.path, file.technique, first_sentence(file.technique), std::nullopt};
         if (path.test) step.measured = measured.find(spec.slug, file.path.filename().string(), *path.test);
         path.steps.push_back(std::move(step));
     }
+    mark_slower_steps(path.steps);
     return path;
 }
 
@@ -76,8 +128,10 @@ std::string path_text(const learning_path& path) {
     text += fmt::format("\n{:>4}  {:<32} {:>9} {:>7} {:>12} {:>9}\n", "step", "file", "median µs", "GB/s",
                         "% of ceiling", "× baseline");
     for (const auto& step : path.steps) {
-        text +=
-            fmt::format("{:>4}  {:<32} {}\n", step.step, step.file.filename().string(), figures_cells(step.measured));
+        const std::string slower =
+            step.slower_than_step ? fmt::format("  slower than step {}", *step.slower_than_step) : "";
+        text += fmt::format("{:>4}  {:<32} {}{}\n", step.step, step.file.filename().string(),
+                            figures_cells(step.measured), slower);
         text += wrapped(step.summary, "      ", 94);
     }
     return text;
@@ -99,7 +153,9 @@ nlohmann::json path_json(const learning_path& path) {
                          {"path", step.file.string()},
                          {"technique", step.technique},
                          {"summary", step.summary},
-                         {"measured", measured}});
+                         {"measured", measured},
+                         {"slower_than_step",
+                          step.slower_than_step ? nlohmann::json(*step.slower_than_step) : nlohmann::json(nullptr)}});
     }
     return {{"problem", path.problem},
             {"title", path.title},

@@ -231,6 +231,10 @@ def device_flow(page, url):
           "beside the statement, the path: Reduction's four steps in order")
     check("vectorized_float4.cu" in steps[-1].text and "%" in steps[-1].text,
           "the last step with the figures measured on the H100")
+    medians = [float(row.find_elements(By.TAG_NAME, "td")[2].text) for row in steps]
+    marked = [f"slower than step {n}" in row.text for n, row in enumerate(steps)]
+    check(marked[1:] == [later > earlier for earlier, later in zip(medians, medians[1:])] and not marked[0],
+          f"a step measured slower than the one before says so ({medians})")
     page.type_source(ATOMIC_SUM)
     verdict = page.judge("run")
     compiled = driver.find_element(By.ID, "compile-status").text

@@ -30,11 +30,12 @@
       el("td", {class: "number"}, step.step),
       el("td", {}, el("code", {}, step.file), el("br"), el("span", {class: "quiet", title: step.technique},
                                                                   step.summary)),
-      ...figures(step.measured)));
+      ...figures(step.measured),
+      el("td", {class: "meh"}, step.slower_than_step ? `slower than step ${step.slower_than_step}` : "")));
     return [
       el("p", {}, el("span", {class: "quiet"}, caption(path))),
       el("table", {id: "path-steps", class: "grid"},
-        el("thead", {}, el("tr", {}, ["Step", "Solution", "Median µs", "GB/s", "% of ceiling", "× baseline"]
+        el("thead", {}, el("tr", {}, ["Step", "Solution", "Median µs", "GB/s", "% of ceiling", "× baseline", ""]
                                            .map((heading) => el("th", {}, heading)))),
         el("tbody", {}, rows)),
     ];
