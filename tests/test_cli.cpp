@@ -163,6 +163,29 @@ TEST_CASE("validate refuses a broken problem folder with the error's own line", 
     CHECK(contains(result.output, "  " + dir + "/problem.yaml:6: shape of 'input' uses unknown scalar 'M'\n"));
 }
 
+TEST_CASE("validate refuses a source file among the solutions that would not be judged", "[cli]") {
+    const temp_dir home("unjudged-home");
+    std::filesystem::create_directories(home.path() / "problems");
+    std::filesystem::copy(kFixtures + "/problems/tiny_sum", home.path() / "problems" / "tiny_sum");
+    const auto dir = home.path() / "solutions" / "tiny_sum";
+    std::filesystem::create_directories(dir);
+    for (const std::string name : {"bad.cpp", "KERNEL.CU", "notes.md", "helper.cuh", "kernel.cu~"})
+        std::ofstream(dir / name) << "// expect: wrong_answer\n";
+    const auto result =
+        run_command({GPUJUDGE_BIN_DIR "/gpujudge", "--home", home.path().string(), "validate", "tiny_sum"},
+                    std::chrono::seconds(60));
+    CHECK(result.exit.code == exit_invalid_problem);
+    INFO(result.output);
+    const std::string advice =
+        ": not judged: solutions are .cu (CUDA) and .py (Triton, PyTorch) files; rename it, "
+        "or move it out of " +
+        dir.string() + "\n";
+    CHECK(contains(result.output,
+                   "  " + (dir / "KERNEL.CU").string() + advice + "  " + (dir / "bad.cpp").string() + advice));
+    for (const std::string quiet : {"notes.md", "helper.cuh", "kernel.cu~"})
+        CHECK_FALSE(contains(result.output, quiet));
+}
+
 TEST_CASE("validate checks a problem's reference against its examples", "[cli]") {
     const auto result = gpujudge_cli({"validate", kFixtures + "/problems/tiny_sum"});
     CHECK(result.exit.code == exit_accepted);

@@ -51,7 +51,7 @@ public:
     ~class_folder() { std::filesystem::remove_all(root_); }
     std::filesystem::path dir() const { return root_ / "class"; }
     std::filesystem::path root() const { return root_; }
-    // A stand-in for a Slurm command, in <root>/bin; path() puts that folder first on PATH.
+    // A stand-in for a Slurm command (or nvidia-smi), in <root>/bin; path() puts that folder first on PATH.
     void slurm_command(const std::string& name, const std::string& script) const {
         std::filesystem::create_directories(root_ / "bin");
         std::ofstream(root_ / "bin" / name) << "#!/bin/sh\n" << script;
@@ -182,6 +182,7 @@ TEST_CASE("grade judges a class on two workers, bad inputs are rows, a rerun jud
     CHECK(rows.at("dave smith/tiny_sum.cpp").status == "accepted");
     CHECK(rows.at("élodie/tiny_sum.cpp").status == "time_limit_exceeded");
     CHECK(rows.at("erin/notes.txt").status == "not_a_source");
+    CHECK(rows.at("erin/notes.txt").reason == "'notes.txt' is not a source file (.cpp)");
     CHECK(rows.at("erin/no_such_problem.cpp").status == "unknown_problem");
     CHECK(rows.at("fred/tiny_sum.cpp").status == "compile_error");
     CHECK(rows.at("gina/").status == "empty_folder");
@@ -268,6 +269,7 @@ TEST_CASE("a wrapper file every student hands in is judged with each one's own h
     hand_in_wrapped("alice", "correct");
     REQUIRE(grade().exit.code == exit_accepted);
     REQUIRE(cls.rows().at("alice/tiny_sum.cpp").status == "accepted");
+    CHECK(cls.rows().at("alice/impl.h").reason == "a header: judged as part of the submissions that include it");
     hand_in_wrapped("carol", "off_by_one");
     const auto graded = grade();
     INFO(graded.output);
@@ -350,6 +352,7 @@ TEST_CASE("each worker's runners see only its GPU, through their environment, an
     const auto json = nlohmann::json::parse(cls.file("gradebook.json"));
     CHECK(json.at(0).at("gpu_index").is_number_integer());
     CHECK(contains(graded.output, "workers busy: gpu0 "));
+    CHECK_FALSE(contains(graded.output, "is not among"));  // the host backend opens no GPU: no warning of one
     CHECK(contains(graded.output, " gpu1 "));
     // Noted for serve's Leaderboard: the latest grade's run folder, in the data folder.
     CHECK(cls.note() == cls.run().string() + "\n");
@@ -479,6 +482,15 @@ TEST_CASE("grade without a GPU stops before judging anyone, exit 6, and a GPU na
     CHECK(named_twice.exit.code == exit_usage);
     CHECK(contains(named_twice.output, "gpujudge: --gpus: GPU 0 is named twice (one worker per GPU)\n"));
     CHECK_FALSE(std::filesystem::exists(twice.run() / "gradebook.db"));
+
+    // A GPU that nvidia-smi does not list (here a stand-in listing two) would judge nothing.
+    class_folder unlisted("grade_gpu_unlisted", kFixtures, "device");
+    unlisted.hand_in("alice", "tiny_sum.cu", "correct");
+    unlisted.slurm_command("nvidia-smi", "echo '0, NVIDIA H200'; echo '1, NVIDIA H200'\n");
+    const auto beyond = unlisted.grade({"--gpus", "1,9", "--no-bench"}, {unlisted.path()});
+    CHECK(beyond.exit.code == exit_usage);
+    CHECK(contains(beyond.output, "gpujudge: --gpus: GPU 9 is not among the 2 that nvidia-smi lists (0, 1)\n"));
+    CHECK_FALSE(std::filesystem::exists(unlisted.run() / "gradebook.db"));
 
     if (!nvidia_gpus().empty()) {
         WARN("skipped: this machine has a GPU");

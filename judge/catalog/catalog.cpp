@@ -7,8 +7,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -183,6 +185,28 @@ std::string describe_header_error(const solution_file& file) {
 std::string declared_verdict(const solution_file& file) {
     if (file.rejected) return "rejected";
     return file.expected ? to_string(*file.expected) : "";
+}
+
+std::vector<std::string> unjudged_sources(const fs::path& home, const std::string& slug) {
+    // Source files by their extension, in any case, that list_solutions does not take: a maintainer
+    // who writes bad.cpp beside the .cu files means it to be judged.
+    static const std::set<std::string> sources = {".c", ".cc", ".cpp", ".cxx", ".c++", ".cu", ".py"};
+    std::vector<std::string> refused;
+    const fs::path dir = home / "solutions" / slug;
+    std::error_code error;
+    if (!fs::is_directory(dir, error)) return refused;
+    for (const auto& entry : fs::directory_iterator(dir, error)) {
+        const std::string ext = entry.path().extension().string();
+        std::string lower = ext;
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (sources.count(lower) && ext != ".cu" && ext != ".py")
+            refused.push_back(
+                fmt::format("{}: not judged: solutions are .cu (CUDA) and .py (Triton, PyTorch) "
+                            "files; rename it, or move it out of {}",
+                            entry.path().string(), dir.string()));
+    }
+    std::sort(refused.begin(), refused.end());
+    return refused;
 }
 
 std::vector<solution_file> list_solutions(const fs::path& home, const std::string& slug) {

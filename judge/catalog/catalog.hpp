@@ -53,8 +53,12 @@ std::string declared_verdict(const solution_file& file);
 // The header's error as validate prints it: "path:line: message", or "path: message".
 std::string describe_header_error(const solution_file& file);
 
-// The .cu files of solutions/<slug>/, sorted, with their declared expectations.
+// The .cu and .py files of solutions/<slug>/, sorted, with their declared expectations.
 std::vector<solution_file> list_solutions(const std::filesystem::path& home, const std::string& slug);
 solution_file read_solution_header(const std::filesystem::path& path);
+
+// "path: not judged: ..." for each source file in solutions/<slug>/ that list_solutions leaves out
+// (bad.cpp, KERNEL.CU), sorted: validate refuses them rather than count fewer solutions.
+std::vector<std::string> unjudged_sources(const std::filesystem::path& home, const std::string& slug);
 
 }  // namespace gpujudge

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 namespace gpujudge {
 
@@ -33,6 +34,12 @@ std::vector<std::filesystem::path> listing(const std::filesystem::path& dir, con
     return found;
 }
 
+// A student's own header, which a submission includes: part of that submission, not one of its own.
+bool is_header(const std::filesystem::path& path) {
+    static const std::set<std::string> headers = {".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc"};
+    return headers.count(path.extension().string()) > 0;
+}
+
 class_entry entry_for(const std::filesystem::path& dir, const std::filesystem::path& path, const std::string& student,
                       const std::set<std::string>& problems, const std::vector<std::string>& extensions) {
     class_entry entry;
@@ -51,12 +58,18 @@ class_entry entry_for(const std::filesystem::path& dir, const std::filesystem::p
     } else if (!std::filesystem::is_regular_file(path, error)) {
         entry.status = grade_status::not_a_source;
         entry.problem.clear();
-        entry.reason = "not a file: submissions are <student>/<problem>.<ext>";
+        entry.reason =
+            "not a file: a submission is a file in a student's folder named after its problem "
+            "(alice/reduction.cu)";
     } else if (std::filesystem::file_size(path, error) > kMaxSubmissionBytes || error) {
         // Read whole to be hashed and compiled: a sparse file of many GiB would take the grade's memory.
         entry.status = grade_status::not_a_source;
         entry.problem.clear();
         entry.reason = fmt::format("larger than {} MiB: not a submission", kMaxSubmissionBytes >> 20);
+    } else if (is_header(path)) {
+        entry.status = grade_status::not_a_source;
+        entry.problem.clear();
+        entry.reason = "a header: judged as part of the submissions that include it";
     } else if (std::find(extensions.begin(), extensions.end(), ext) == extensions.end()) {
         entry.status = grade_status::not_a_source;
         entry.problem.clear();

@@ -74,6 +74,18 @@ std::vector<int> gpu_numbers(const std::string& text, const std::string& where) 
     return numbers;
 }
 
+// A GPU named that nvidia-smi does not list would judge nothing: its runners would see no device, or
+// (CUDA_VISIBLE_DEVICES naming no GPU) every row would be no_device. Without nvidia-smi, no_gpu_here decides.
+void refuse_unlisted(const std::vector<int>& named, const std::map<std::string, std::string>& listed) {
+    if (listed.empty()) return;
+    std::vector<std::string> indices;
+    for (const auto& [index, name] : listed) indices.push_back(index);
+    for (const int gpu : named)
+        if (!listed.count(std::to_string(gpu)))
+            throw usage_error(fmt::format("--gpus: GPU {} is not among the {} that nvidia-smi lists ({})", gpu,
+                                          listed.size(), fmt::join(indices, ", ")));
+}
+
 // One worker per GPU named (nvidia-smi's numbers), or per GPU there is for "all": those that
 // CUDA_VISIBLE_DEVICES names where it is set, else those nvidia-smi lists (else GPU 0, where there is
 // no nvidia-smi: whether a runner opens a device is what decides, see no_gpu_here).
@@ -81,6 +93,7 @@ std::vector<int> worker_gpus(const std::string& wanted, bool host) {
     if (wanted != "all") {
         const auto named = gpu_numbers(wanted, "--gpus");
         if (named.empty()) throw usage_error("--gpus: 'all' or GPU numbers, comma-separated (0,1)");
+        if (!host) refuse_unlisted(named, listed_gpus());
         return named;
     }
     if (host) return {0};

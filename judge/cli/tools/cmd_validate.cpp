@@ -207,6 +207,7 @@ void check_files(problem_check& check, judge_context& context) {
     for (const auto& solution : check.solutions)
         if (!solution.header_error.empty()) check.errors.push_back(describe_header_error(solution));
     for (const auto& error : path_errors(check.solutions)) check.errors.push_back(error);
+    for (const auto& error : unjudged_sources(context.home, check.spec->slug)) check.errors.push_back(error);
 }
 
 // Every solution of every problem compiles in one parallel pass.
