@@ -1,7 +1,9 @@
 // `gpujudge grade` on the host backend: a small class judged by two fake "GPUs" (workers), its
 // gradebook, summary and leaderboard, bad inputs as rows, a rerun that judges nothing new, and a
 // grade that goes on after being killed.
+#include "base/content_hash.hpp"
 #include "base/exit_codes.hpp"
+#include "base/file_text.hpp"
 #include "base/hex_text.hpp"
 #include "base/json_text.hpp"
 #include "base/temp_dir.hpp"
@@ -718,4 +720,24 @@ TEST_CASE("stopped while it waits for its Slurm job, grade says the array goes o
                    "\ngrade: stopped waiting; Slurm job array 4242 goes on: collect it with gpujudge grade "
                    "--collect " +
                        cls.run().string() + ", or cancel it with scancel 4242\n"));
+}
+
+TEST_CASE("two files built to share an XXH3 hash are two submissions: each is judged on its own", "[grade]") {
+    // A red team's pair: the bytes differ in 8 places, XXH3-128 (the judge's hash before SHA-256) is
+    // equal, and the second was given the first's verdict and time without being run.
+    const std::string good = kFixtures + "/host_solutions/xxh3_twin_good.cpp";
+    const std::string bad = kFixtures + "/host_solutions/xxh3_twin_bad.cpp";
+    REQUIRE(read_file_text(good) != read_file_text(bad));
+    CHECK(file_hash(good) != file_hash(bad));
+    CHECK(content_hash({}) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");  // SHA-256 of ""
+
+    class_folder cls("grade_hash_twins");
+    cls.hand_in("alice", "tiny_sum.cpp", "xxh3_twin_good");
+    REQUIRE(cls.grade({"--no-bench"}).exit.code == exit_accepted);
+    cls.hand_in("mallory", "tiny_sum.cpp", "xxh3_twin_bad");
+    const auto graded = cls.grade({"--no-bench"});
+    INFO(graded.output);
+    CHECK(contains(graded.output, "1 to judge, 1 unchanged, 0 judged under another name"));
+    CHECK(cls.rows().at("alice/tiny_sum.cpp").status == "accepted");
+    CHECK(cls.rows().at("mallory/tiny_sum.cpp").status == "wrong_answer");
 }

@@ -129,7 +129,7 @@ TEST_CASE("judging keeps the attempt when asked: file, content hash, verdict, te
     REQUIRE(all.size() == 1);
     CHECK(all[0].problem == "tiny_sum");
     CHECK(all[0].source == source);
-    CHECK(all[0].source_hash.size() == 32);
+    CHECK(all[0].source_hash.size() == 64);  // SHA-256
     CHECK(all[0].origin == "run");
     CHECK(all[0].outcome == verdict::wrong_answer);
     CHECK(all[0].passed == 0);  // the example fails first, the rest are skipped

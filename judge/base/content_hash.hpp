@@ -1,5 +1,8 @@
 #pragma once
-// One hash for every cache key of the judge: 128-bit XXH3 of the parts, each ended by a NUL.
+// One hash for every cache key and every "same bytes" decision of the judge: SHA-256 of the parts,
+// each ended by a NUL, in hex. Cryptographic, because a learner writes the bytes: XXH3's collisions
+// can be built without a search (two files differing in 8 bytes), and a wrong file then ran its
+// correct twin's cached code, or took its verdict in grade without being judged.
 #include <filesystem>
 #include <string>
 #include <vector>
