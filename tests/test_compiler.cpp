@@ -381,6 +381,36 @@ TEST_CASE("a source cannot embed a file of the history's folder, but can embed i
     CHECK(space.host(space.write("steals.cpp", embeds(history))).ok);
 }
 
+TEST_CASE("a file of the source's folder that the key does not hold is not there for the compiler",
+          "[compiler][sandbox]") {
+    // Red team 5: ways to read a file beside the source that the include scan does not see. The
+    // compiler sees only the source and the headers the scan found, so none of them builds a library
+    // from bytes its key lacks (in grade: a classmate's library reused for another flag.bin).
+    workspace space;
+    const fs::path flag = space.write("split.cpp.flag", "G");
+    const std::string solve = "extern \"C\" void solve(const float*, float* output, int) { output[0] = 0; }\n";
+    const fs::path split =
+        space.write("split.cpp", R"(asm(".section .rodata\n.in" "cbin \"" __FILE__ ".flag\"\n.previous");)"
+                                 "\n" +
+                                     solve);
+    const fs::path impl = space.write("impl.h", "#define IMPL 1\n");
+    const fs::path angled = space.write("angled.cpp", "#include <" + impl.string() + ">\n" + solve);
+    for (const fs::path& source : {split, angled}) {
+        INFO(source.filename());
+        CHECK(scan_includes(source).complete);  // the scan does not see the read
+        const compile_result result = space.host(source);
+        INFO(result.diagnostics);
+        CHECK_FALSE(result.ok);
+        space.settings.sandbox = false;  // the sandbox is what stops it: without, it builds
+        CHECK(space.host(source).ok);
+        space.settings.sandbox = true;
+    }
+    // What the key holds is there: a quoted include beside the source, and one in a folder below.
+    space.write("sum.h", kSumHeader);
+    space.write("detail/add.h", kAdd);
+    CHECK(space.host(space.write("fair.cpp", kSolve)).ok);
+}
+
 TEST_CASE("a sandboxed compile names the source by the path it was given, a relative one too", "[compiler][sandbox]") {
     workspace space;
     space.write("sum.h", kSumHeader);
@@ -441,7 +471,8 @@ TEST_CASE("include scanning: an include hidden from a line-by-line reading leave
     }
     // Read as the preprocessor reads lines: a BOM, and backslash-newlines (blanks before the newline too).
     for (const std::string spelled :
-         {"\xEF\xBB\xBF#include \"impl.h\"\n", "#inc\\\nlude \"impl.h\"\n", "#include \\  \r\n  \"impl.h\"\n"}) {
+         {"\xEF\xBB\xBF#include \"impl.h\"\n", "#inc\\\nlude \"impl.h\"\n", "#include \\  \r\n  \"impl.h\"\n",
+          "// a lone CR ends a line, as old Mac editors wrote them\r#include \"impl.h\"\n"}) {
         INFO(spelled);
         const include_scan found = scan(spelled);
         CHECK(found.complete);

@@ -152,6 +152,7 @@ std::string replace_path(std::string text, const std::string& path, const std::s
 constexpr const char* kSourceMark = "\x01source\x01";
 
 struct cache_entry {
+    include_scan includes;  // what the key holds of the source's folder: all the compiler may read of it
     std::filesystem::path library;
     std::filesystem::path log;     // the compiler's warnings, shown again on every cache hit
     std::filesystem::path origin;  // the path compiled (compile_result::compiled_from)
@@ -173,7 +174,7 @@ cache_entry cache_entry_for(const std::filesystem::path& source, const std::stri
     }
     const auto dir = settings.cache_dir / "lib";
     std::filesystem::create_directories(dir);
-    return {dir / (key + suffix), dir / (key + ".log"), dir / (key + ".source"), includes.complete};
+    return {includes, dir / (key + suffix), dir / (key + ".log"), dir / (key + ".source"), includes.complete};
 }
 
 std::string read_diagnostics(const cache_entry& entry, const std::filesystem::path& source) {
@@ -203,24 +204,42 @@ void add_read_only(sandbox_policy& policy, const std::filesystem::path& path) {
     policy.read_only.push_back({path, {}});
 }
 
-// The source's folder, read-only at its own path: the learner's local headers and files are found,
-// and diagnostics and line info name the real path. Also where the source resolves to (a link's
-// target's folder). Of a folder that holds other people's files and the judge's (the root, a
-// temporary root), or one the compiler must not see (a source kept in the cache), the file alone.
-void bind_source(sandbox_policy& policy, const std::filesystem::path& source,
+// Whether `file` lies in `folder` or below it.
+bool lies_in(const std::filesystem::path& file, const std::filesystem::path& folder) {
+    const auto relative = file.lexically_relative(folder);
+    return !relative.empty() && *relative.begin() != "..";
+}
+
+// What the compiler may read of the learner's files, read-only at their own paths (diagnostics and
+// line info name the real ones): the source (and where a link to it resolves), and of its folder
+// only the local headers the scan found, which the cache key holds. A file read another way (a lone
+// CR hiding an #include from the scan, `.incbin` spelt across string literals, `<abs/x.h>`) is not
+// there to be read, so no library is built from bytes its key lacks, and in grade no classmate's
+// library is reused. Where the scan is incomplete (a macro names a header) the key is unique and the
+// folder is bound whole. Never a folder that holds other people's files and the judge's (the root, a
+// temporary root) or lies in the judge's own (the cache), nor a header that a link takes out of it.
+void bind_source(sandbox_policy& policy, const std::filesystem::path& source, const include_scan& includes,
                  const std::vector<std::filesystem::path>& judge_folders) {
     const std::vector<std::filesystem::path> shared{"/", "/tmp", plain_path(std::filesystem::temp_directory_path())};
-    const auto hidden_holds = [&](const std::filesystem::path& folder) {
-        return std::any_of(judge_folders.begin(), judge_folders.end(), [&](const std::filesystem::path& hidden) {
-            const auto relative = folder.lexically_relative(hidden);
-            return !relative.empty() && *relative.begin() != "..";
-        });
+    const auto open_folder = [&](const std::filesystem::path& folder) {
+        return std::find(shared.begin(), shared.end(), folder) == shared.end() &&
+               std::none_of(judge_folders.begin(), judge_folders.end(),
+                            [&](const std::filesystem::path& hidden) { return lies_in(folder, hidden); });
     };
     const auto named = plain_path(source);
-    for (const auto& file : {std::filesystem::weakly_canonical(named), named}) {
-        const bool alone = std::find(shared.begin(), shared.end(), file.parent_path()) != shared.end() ||
-                           hidden_holds(file.parent_path());
-        add_read_only(policy, alone ? file : file.parent_path());
+    const auto real = std::filesystem::weakly_canonical(named);
+    for (const auto& file : {real, named}) {
+        add_read_only(policy, file);
+        if (!includes.complete && open_folder(file.parent_path())) add_read_only(policy, file.parent_path());
+    }
+    if (!includes.complete || !open_folder(named.parent_path())) return;
+    const auto real_folder = std::filesystem::weakly_canonical(named.parent_path());
+    for (const auto& header : includes.headers) {
+        const auto path = plain_path(header);
+        const auto resolved = std::filesystem::weakly_canonical(path);
+        if (lies_in(path, named.parent_path()) && lies_in(resolved, real_folder) && open_folder(path.parent_path()) &&
+            open_folder(resolved.parent_path()))
+            add_read_only(policy, path);
     }
 }
 
@@ -239,15 +258,16 @@ void bind_tools(sandbox_policy& policy, const std::vector<std::string>& tools) {
 // The compile's sandbox: the source's folder and the tools read-only, the work folder writable (the
 // forced header, the library), the judge's own folders hidden wherever a bind would show them, and
 // the judge's working directory, so that a relative source path reads as it does outside.
-sandbox_policy compile_policy(const std::filesystem::path& source, const std::filesystem::path& work,
-                              const std::vector<std::string>& tools, const compiler_settings& settings) {
+sandbox_policy compile_policy(const std::filesystem::path& source, const include_scan& includes,
+                              const std::filesystem::path& work, const std::vector<std::string>& tools,
+                              const compiler_settings& settings) {
     sandbox_policy policy;
     policy.scratch_bytes = std::uintmax_t{kScratchFiles} * settings.limits.file_mib << 20;
     for (const auto& folder : settings.hidden) policy.hidden.push_back(plain_path(folder));
     policy.hidden.push_back(plain_path(settings.cache_dir));
     const std::vector<std::filesystem::path> judge_folders = policy.hidden;       // the data dir, the cache
     policy.hidden.push_back(plain_path(std::filesystem::temp_directory_path()));  // secret expected outputs
-    bind_source(policy, source, judge_folders);
+    bind_source(policy, source, includes, judge_folders);
     bind_tools(policy, tools);
     policy.writable.push_back({work, {}});
     policy.workdir = std::filesystem::current_path();
@@ -255,8 +275,9 @@ sandbox_policy compile_policy(const std::filesystem::path& source, const std::fi
     return policy;
 }
 
-spawn_options compile_options(const std::filesystem::path& source, const std::filesystem::path& work,
-                              const std::vector<std::string>& tools, const compiler_settings& settings) {
+spawn_options compile_options(const std::filesystem::path& source, const include_scan& includes,
+                              const std::filesystem::path& work, const std::vector<std::string>& tools,
+                              const compiler_settings& settings) {
     spawn_options options;
     options.limits.cpu_seconds = settings.limits.cpu_seconds;
     options.limits.file_bytes = rlim_t{settings.limits.file_mib} << 20;  // under the scratch's: it stays
@@ -265,7 +286,7 @@ spawn_options compile_options(const std::filesystem::path& source, const std::fi
     options.output_limit_bytes = std::uintmax_t{settings.limits.output_mib} << 20;
     if (settings.sandbox) {
         require_sandbox();
-        options.sandbox = compile_policy(source, work, tools, settings);
+        options.sandbox = compile_policy(source, includes, work, tools, settings);
     }
     return options;
 }
@@ -322,7 +343,7 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
     std::vector<std::string> argv{tools.front()};
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), {"-include", header_path.string(), "-o", built.string(), operand(source)});
-    const spawn_options options = compile_options(source, work.path(), tools, settings);
+    const spawn_options options = compile_options(source, entry.includes, work.path(), tools, settings);
     const command_result run = run_command(argv, std::chrono::seconds(settings.limits.wall_seconds), options);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (run.exit.timed_out || run.exit.flooded || run.exit.signaled || run.exit.code != 0) {

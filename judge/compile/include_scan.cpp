@@ -45,10 +45,25 @@ include_line parse_include(const std::string& line) {
     return {include_kind::computed, {}};
 }
 
-// The text as the preprocessor reads its lines: an editor's BOM dropped, and each backslash-newline
-// spliced (blanks before the newline allowed, as gcc allows them), so that `#inc\` + `lude "a.h"` is
-// one line.
-std::string logical_text(const std::string& text) {
+// Line ends as gcc reads them: CR LF, LF, and a lone CR too (`// x` CR `#include "a.h"` is two lines).
+std::string unix_lines(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '\r') {
+            out += text[i];
+        } else if (i + 1 >= text.size() || text[i + 1] != '\n') {
+            out += '\n';
+        }
+    }
+    return out;
+}
+
+// The text as the preprocessor reads its lines: an editor's BOM dropped, line ends made LF, and each
+// backslash-newline spliced (blanks before the newline allowed, as gcc allows them), so that
+// `#inc\` + `lude "a.h"` is one line.
+std::string logical_text(const std::string& raw) {
+    const std::string text = unix_lines(raw);
     std::string out;
     out.reserve(text.size());
     for (std::size_t i = text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0; i < text.size(); ++i) {
