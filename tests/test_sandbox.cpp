@@ -314,6 +314,25 @@ TEST_CASE("control characters a submission prints are escaped in the report and 
     CHECK(printable_output("caf\xc3\xa9 \xe2\x82\xac\x01") == "caf\xc3\xa9 \xe2\x82\xac\\x01");
 }
 
+TEST_CASE("what solve prints without fflush reaches the report, the line without its newline too", "[sandbox]") {
+    const auto result = judge_fake("prints_without_flush");
+    REQUIRE(result.overall == verdict::wrong_answer);
+    INFO(result.program_output);
+    CHECK(result.program_output.find("debug: N=") != std::string::npos);
+    CHECK(result.program_output.find("no newline at the end") != std::string::npos);
+    // Shown with any verdict: a learner debugging a passing file sees that the print ran.
+    auto accepted = result;
+    accepted.overall = verdict::accepted;
+    char* text = nullptr;
+    std::size_t size = 0;
+    FILE* out = open_memstream(&text, &size);
+    print_submission(out, tiny_sum(), "prints_without_flush.cpp", accepted, {});
+    std::fclose(out);
+    const std::string report(text, size);
+    std::free(text);
+    CHECK(report.find("output of the program (last lines):\n  | debug: N=") != std::string::npos);
+}
+
 TEST_CASE("control characters in the compiler's diagnostics and in test messages are escaped too", "[sandbox]") {
     const auto result = judge_fake("warns_with_escapes");
     REQUIRE(result.overall == verdict::wrong_answer);

@@ -89,7 +89,7 @@ void print_submission(std::FILE* out, const problem_spec& spec, const std::files
             fmt::print(out, "{}", indent(printable_output(test.message), "      "));
     }
     if (result.bench) fmt::print(out, "\n{}\n", bench_markdown(*result.bench));
-    if (result.overall != verdict::accepted && !result.program_output.empty())
+    if (!result.program_output.empty())  // accepted too: a learner debugging with printf sees it ran
         fmt::print(out, "output of the program (last lines):\n{}",
                    indent(printable_output(result.program_output), "  | "));
     fmt::print(out, "verdict: {}", styled_verdict(result.overall, look));

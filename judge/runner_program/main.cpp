@@ -95,6 +95,9 @@ public:
     }
     void after_finish() override {
         wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+        // What solve printed (a kernel's printf too, written at the synchronisation) reaches the judge's
+        // output file now: the judge may end the runner at any moment after the call, with no exit's flush.
+        std::fflush(stdout);
         if (profiled_) profiled_->set_profiling(false);
         out_.send(message_of(event::returned, nlohmann::json{{"test", test_}}));
     }
@@ -501,7 +504,8 @@ void serve(const hello_job& hello, control& in, channel& out) {
 
 int main() {
     using namespace gpujudge;
-    prctl(PR_SET_PDEATHSIG, SIGKILL);  // die with the judge, whatever happens to it
+    prctl(PR_SET_PDEATHSIG, SIGKILL);          // die with the judge, whatever happens to it
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);  // a pipe: each line out as it is printed, as on a terminal
     on_exit(end_at_once_in_references, nullptr);
     control in;
     std::optional<nlohmann::json> first;
