@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 #include <iterator>
 #include <optional>
 
@@ -524,4 +525,12 @@ TEST_CASE("read_file_text reads regular files alone: a FIFO and a device give no
     CHECK_FALSE(read_file_text(work.path() / "missing"));
     std::ofstream(work.path() / "text") << "some text";
     CHECK(read_file_text(work.path() / "text") == "some text");
+}
+
+TEST_CASE("compiles at once: one per core, no more than memory holds at each one's memory limit", "[compiler]") {
+    compile_limits limits;
+    limits.memory_mib = 1u << 29;  // 512 TiB each: one at a time
+    CHECK(compiles_at_once(limits) == 1);
+    limits.memory_mib = 1;  // memory is no bound: the cores are
+    CHECK(compiles_at_once(limits) == std::max(1u, std::thread::hardware_concurrency()));
 }

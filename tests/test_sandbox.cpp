@@ -314,6 +314,18 @@ TEST_CASE("control characters a submission prints are escaped in the report and 
     CHECK(printable_output("caf\xc3\xa9 \xe2\x82\xac\x01") == "caf\xc3\xa9 \xe2\x82\xac\\x01");
 }
 
+TEST_CASE("a runner that prints more than 16 MiB is stopped: a runtime error, not a gigabyte on the judge's disk",
+          "[sandbox]") {
+    const auto result = judge_fake("prints_a_flood");
+    CHECK(result.overall == verdict::runtime_error);
+    bool told = false;
+    for (const auto& test : result.tests)
+        told = told || test.message ==
+                           "the process printed more than 16 MiB on stdout and stderr and was killed: "
+                           "print less (its last lines are shown)";
+    CHECK(told);
+}
+
 TEST_CASE("what solve prints without fflush reaches the report, the line without its newline too", "[sandbox]") {
     const auto result = judge_fake("prints_without_flush");
     REQUIRE(result.overall == verdict::wrong_answer);

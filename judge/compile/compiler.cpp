@@ -2,6 +2,7 @@
 
 #include "base/content_hash.hpp"
 #include "base/file_text.hpp"
+#include "base/machine_memory.hpp"
 #include "base/temp_dir.hpp"
 #include "base/user_errors.hpp"
 #include "compile/include_scan.hpp"
@@ -23,6 +24,7 @@
 #include <random>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 namespace gpujudge {
 
@@ -390,6 +392,14 @@ compile_limits default_compile_limits() {
     from_environment("GPUJUDGE_COMPILE_WALL_LIMIT_S", limits.wall_seconds);
     from_environment("GPUJUDGE_COMPILE_OUTPUT_LIMIT_MB", limits.output_mib);
     return limits;
+}
+
+unsigned compiles_at_once(const compile_limits& limits) {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const auto memory = physical_memory_bytes();
+    if (!memory) return cores;
+    const std::uintmax_t fit = *memory / (std::uintmax_t{limits.memory_mib} << 20);
+    return static_cast<unsigned>(std::max<std::uintmax_t>(1, std::min<std::uintmax_t>(cores, fit)));
 }
 
 std::filesystem::path default_cache_dir() {

@@ -44,6 +44,11 @@ struct compile_limits {
 // The limits above, each replaced by its environment variable where that holds a positive number.
 compile_limits default_compile_limits();
 
+// How many compiles may run at once: one per core, but no more than the machine's memory holds at
+// each one's memory limit. A line like `#include "/dev/zero"` fills half its limit before it fails, and
+// a grade's pool of one compile per core asked more than a 128-core node has.
+unsigned compiles_at_once(const compile_limits& limits);
+
 struct compiler_settings {
     std::filesystem::path cache_dir;  // compiled libraries, keyed by content hash
     std::string nvcc = "nvcc";

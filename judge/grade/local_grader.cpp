@@ -320,12 +320,12 @@ grade_stats grade_locally(const std::vector<grade_job>& jobs, const std::map<std
     std::vector<std::thread> workers;
     for (std::size_t w = 0; w < settings.gpus.size(); ++w)
         workers.emplace_back(run_worker, w, std::cref(setup), std::cref(base), std::ref(stats.worker_busy_s[w]));
-    // The compile pool: every core takes the next submission, in the scan's order.
+    // The compile pool: each slot (a core, as memory allows) takes the next submission, in the scan's order.
     std::atomic<std::size_t> next{0};
     std::mutex compile_mutex;
     std::vector<std::thread> compilers;
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    for (unsigned c = 0; c < std::min<std::size_t>(cores, jobs.size()); ++c)
+    const unsigned slots = compiles_at_once(compiler.limits);
+    for (unsigned c = 0; c < std::min<std::size_t>(slots, jobs.size()); ++c)
         compilers.emplace_back([&] {
             for (std::size_t i = next++; i < jobs.size(); i = next++) {
                 const auto began = clock_type::now();

@@ -3,6 +3,7 @@
 #include "base/content_hash.hpp"
 #include "base/file_text.hpp"
 #include "base/json_text.hpp"
+#include "base/machine_memory.hpp"
 #include "base/problem_error.hpp"
 #include "buffers/data_set.hpp"
 #include "inputs/generator.hpp"
@@ -37,9 +38,9 @@ std::filesystem::path reference_outputs::path_of(const item& entry, bool secret)
 }
 
 std::optional<std::string> beyond_memory(const problem_spec& spec, const test_spec& test) {
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || page <= 0) return std::nullopt;
-    const double memory = static_cast<double>(pages) * static_cast<double>(page);
+    const auto physical = physical_memory_bytes();
+    if (!physical) return std::nullopt;
+    const double memory = static_cast<double>(*physical);
     const double bytes = static_cast<double>(spec.buffer_bytes(test.scalars));
     if (bytes <= memory) return std::nullopt;
     return fmt::format("{}:{}: test '{}': its buffers take {:.1f} GB, more than this machine's memory", spec.yaml_path,

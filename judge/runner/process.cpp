@@ -109,9 +109,11 @@ runner_process::read_status runner_process::next(nlohmann::json& message,
         const auto left =
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) return read_status::timeout;
+        if (output_bytes() > kMaxOutputBytes) return read_status::flooded;
+        // Awake every 100 ms at least: a runner that prints without a message in between is stopped soon.
         pollfd entries[2] = {{read_fd_, POLLIN, 0}, {interrupt_fd, POLLIN, 0}};
         const int ready =
-            poll(entries, interrupt_fd >= 0 ? 2 : 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+            poll(entries, interrupt_fd >= 0 ? 2 : 1, static_cast<int>(std::min<long long>(left.count(), 100)));
         if (ready <= 0) continue;
         if (interrupt_fd >= 0 && (entries[1].revents & POLLIN)) return read_status::interrupted;
         if (!(entries[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;

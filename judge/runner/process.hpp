@@ -36,7 +36,9 @@ public:
 
     // `forged`: a line on the channel that the runner did not seal (the submission wrote it).
     // `interrupted`: `interrupt_fd` (an eventfd, when >= 0) became readable first.
-    enum class read_status { message, closed, timeout, forged, interrupted };
+    // `flooded`: the runner printed more than kMaxOutputBytes (its output file is the judge's disk).
+    enum class read_status { message, closed, timeout, forged, interrupted, flooded };
+    static constexpr std::uintmax_t kMaxOutputBytes = std::uintmax_t{16} << 20;
     read_status next(nlohmann::json& message, std::chrono::steady_clock::time_point deadline, int interrupt_fd = -1);
 
     // After `closed`: the runner's exit, killing it if it has not exited within a few seconds

@@ -389,6 +389,15 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
             return end;
         }
         if (status == runner_process::read_status::forged) return forged_end();
+        if (status == runner_process::read_status::flooded) {
+            end.kind = job_end::how::fatal;
+            end.message = fmt::format(
+                "the process printed more than {} MiB on stdout and stderr and was killed: print less (its last "
+                "lines are shown)",
+                runner_process::kMaxOutputBytes >> 20);
+            stop(true);
+            return end;
+        }
         if (status == runner_process::read_status::closed) {
             end.kind = deaf_ ? job_end::how::deaf : job_end::how::closed;
             end.exit = process_->finish(false);

@@ -2,6 +2,7 @@
 // it. The judge starts one per submission (and again after a crash) in its own process group; it
 // reads the hello line and jobs from the control pipe and answers with sealed messages on the
 // result channel. Nothing here trusts solve to return, to keep the device healthy, or to stay quiet.
+#include "base/machine_memory.hpp"
 #include "buffers/memory_space.hpp"
 #include "calls/c_function.hpp"
 #include "calls/shared_library.hpp"
@@ -325,9 +326,8 @@ private:
 
 // Host memory that concurrent reference requests may hold at once: a quarter of the machine's.
 std::size_t reference_memory_budget() {
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 4
-                                 : std::size_t{4} << 30;
+    const auto physical = physical_memory_bytes();
+    return physical ? static_cast<std::size_t>(*physical / 4) : std::size_t{4} << 30;
 }
 
 // The reference's own exceptions, told apart from the harness's: the problem's author reads them.

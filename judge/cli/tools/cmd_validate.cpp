@@ -8,6 +8,7 @@
 #include "catalog/solution_path.hpp"
 #include "checks/test_data.hpp"
 #include "cli/commands.hpp"
+#include "compile/compiler.hpp"
 #include "judging/declared_outcome.hpp"
 #include "sanitize/run.hpp"
 
@@ -259,7 +260,7 @@ command_action define_validate(CLI::App& command) {
         std::vector<std::string> targets;
         bool run = false;
         bool sanitize = false;
-        unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+        unsigned jobs = compiles_at_once(default_compile_limits());
     };
     auto opts = std::make_shared<options>();
     command.add_option("problems", opts->targets, "Problem slugs or folders (default: all)");
