@@ -104,6 +104,10 @@ TEST_CASE("malformed problem.yaml files are refused with their line", "[spec]") 
           "problem.yaml:11: unknown generator 'gaussian' for input 'input' (expected uniform, normal, integers, "
           "constant, cycle or ramp)");
     CHECK(error_of(replaced("name: small", "name: ex")) == "problem.yaml:22: duplicate test name 'ex'");
+    CHECK(error_of(replaced("slug: sum", "slug: Bad-Slug")) ==
+          "problem.yaml:2: slug 'Bad-Slug' must be lower-case letters, digits, '_' or '-'");
+    CHECK(error_of(replaced("slug: sum", "slug: my.prob")) ==
+          "problem.yaml:2: slug 'my.prob' must be lower-case letters, digits, '_' or '-'");
 }
 
 TEST_CASE("expressions are checked where they are written, against the scalar names", "[spec]") {

@@ -187,6 +187,10 @@ public:
         spec.title = one_line_of(require(root, "title"), "title");
         spec.slug = text_of(require(root, "slug"));
         spec.slug_line = line_of(root["slug"]);
+        // The page's routes, the shell and the history take a slug as a plain word.
+        if (spec.slug.empty() ||
+            spec.slug.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") != std::string::npos)
+            fail(root["slug"], fmt::format("slug '{}' must be lower-case letters, digits, '_' or '-'", spec.slug));
         spec.difficulty = text_of(require(root, "difficulty"));
         if (spec.difficulty != "easy" && spec.difficulty != "medium" && spec.difficulty != "hard")
             fail(root["difficulty"], "difficulty must be easy, medium or hard");
