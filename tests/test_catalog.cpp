@@ -168,6 +168,33 @@ TEST_CASE("problems are found by slug or by folder, an unknown one names the kno
     }
 }
 
+TEST_CASE("a bare slug is the catalog's problem, never a folder of that name in the working directory", "[catalog]") {
+    temp_dir home("catalog-slug");
+    write_file(home.path() / "problems/scan/problem.yaml", "");
+    temp_dir here("catalog-here");  // a student's checkout, say
+    write_file(here.path() / "scan/problem.yaml", "");
+    write_file(here.path() / "mine/problem.yaml", "");
+    const fs::path before = fs::current_path();
+    fs::current_path(here.path());
+    CHECK(resolve_problem(home.path(), "scan") == home.path() / "problems/scan");
+    CHECK(resolve_problem(home.path(), "./scan") == "./scan");  // written as a path: the folder
+    CHECK(catalog_problem_dir(home.path(), "scan") == home.path() / "problems/scan");
+    std::string bare, dotted;
+    try {
+        resolve_problem(home.path(), "mine");
+    } catch (const std::invalid_argument& error) {
+        bare = error.what();
+    }
+    try {
+        catalog_problem_dir(home.path(), "./mine");  // grade: a student's file name is never a path
+    } catch (const std::invalid_argument& error) {
+        dotted = error.what();
+    }
+    fs::current_path(before);
+    CHECK(bare == "unknown problem 'mine' (known: scan); for the folder here, write it as a path: ./mine");
+    CHECK(dotted == "unknown problem './mine' (known: scan)");
+}
+
 TEST_CASE("a wrong solution may declare the likely cause its wrong answer must show", "[catalog][cause]") {
     const solution_file declared = header_of("// expect: wrong_answer\n// cause: dropped_tail\n// Mistake: ...\n");
     CHECK(declared.cause == cause_kind::dropped_tail);

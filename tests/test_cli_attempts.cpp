@@ -1,11 +1,13 @@
 // `run` and `history` as a learner uses them, on the host backend, each test with a history of
 // its own; progress only on a terminal.
 #include "base/exit_codes.hpp"
+#include "base/file_text.hpp"
 #include "process/child_process.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -110,6 +112,31 @@ TEST_CASE("history lists a run and a submit, newest first, and the personal best
     CHECK(json.at("attempts")[1].at("median_us").is_null());
     REQUIRE(json.at("personal_bests").size() == 1);
     CHECK(json.at("personal_bests")[0].at("source") == fake("correct"));
+}
+
+TEST_CASE("submit of a bare slug takes the home's problem, never a folder of that name in the working directory",
+          "[cli][catalog]") {
+    const isolated_cli gpujudge("planted-problem");
+    // A student's checkout holding a copy of the problem that accepts any answer.
+    const std::filesystem::path checkout = gpujudge.data_dir() / "checkout";
+    std::filesystem::create_directories(checkout / "tiny_sum");
+    std::filesystem::copy(kTinySum, checkout / "tiny_sum", std::filesystem::copy_options::recursive);
+    std::string yaml = read_file_text(checkout / "tiny_sum" / "problem.yaml").value();
+    const std::string tolerance = R"(atol: "10 * N * 6e-8", rtol: 1e-5)";
+    std::ofstream(checkout / "tiny_sum" / "problem.yaml")
+        << yaml.replace(yaml.find(tolerance), tolerance.size(), "atol: 1e30, rtol: 0");
+    std::filesystem::copy(checkout / "tiny_sum", checkout / "mine", std::filesystem::copy_options::recursive);
+    const auto in_checkout = [&](std::vector<std::string> args) {
+        std::vector<std::string> argv = gpujudge.argv(args);
+        *std::find(argv.begin(), argv.end(), GPUJUDGE_SOURCE_DIR) = kFixtures;
+        argv.insert(argv.begin(), {"sh", "-c", "cd \"$0\" && exec \"$@\"", checkout.string()});
+        return run_command(argv, std::chrono::seconds(300));
+    };
+    CHECK(in_checkout({"submit", "tiny_sum", fake("off_by_one"), "--no-bench"}).exit.code == exit_wrong_answer);
+    // Named as a path, the folder is the problem (validate and submit of a problem folder).
+    CHECK(in_checkout({"submit", "./tiny_sum", fake("off_by_one"), "--no-bench"}).exit.code == exit_accepted);
+    CHECK(in_checkout({"show", "mine"}).output ==
+          "gpujudge: unknown problem 'mine' (known: tiny_sum); for the folder here, write it as a path: ./mine\n");
 }
 
 TEST_CASE("an unusable history: history says so (usage), run still judges", "[cli][history]") {

@@ -19,6 +19,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -228,6 +229,32 @@ TEST_CASE("grade takes no symbolic links: a linked file or student folder is a r
     CHECK(rows.at("trudy").status == "not_a_source");
     CHECK(rows.at("trudy").reason == "a symbolic link: student folders are folders of their own");
     CHECK_FALSE(contains(cls.file("gradebook.csv"), "the grader's own file"));
+}
+
+// A copy of the fixtures' tiny_sum at `dir` that accepts any answer (a student's planted problem).
+void plant_lenient_tiny_sum(const std::filesystem::path& dir) {
+    std::filesystem::create_directories(dir);
+    std::filesystem::copy(kFixtures + "/problems/tiny_sum", dir, std::filesystem::copy_options::recursive);
+    std::string yaml = read_file_text(dir / "problem.yaml").value();
+    const std::string tolerance = R"(atol: "10 * N * 6e-8", rtol: 1e-5)";
+    yaml.replace(yaml.find(tolerance), tolerance.size(), "atol: 1e30, rtol: 0");
+    std::ofstream(dir / "problem.yaml") << yaml;
+}
+
+TEST_CASE("grade . inside the class judges by the home's catalog, never a student folder named like a problem",
+          "[grade]") {
+    class_folder cls("grade_planted");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    cls.hand_in("mallory", "tiny_sum.cpp", "off_by_one");
+    plant_lenient_tiny_sum(cls.dir() / "tiny_sum");  // a "student" folder: the class's problem, made lenient
+    std::vector<std::string> argv = cls.argv({"--no-bench"});
+    *std::find(argv.begin(), argv.end(), cls.dir().string()) = ".";
+    argv.insert(argv.begin(), {"sh", "-c", "cd \"$0\" && exec \"$@\"", cls.dir().string()});
+    const auto graded = run_command(argv, std::chrono::seconds(600));
+    INFO(graded.output);
+    REQUIRE(graded.exit.code == exit_accepted);
+    CHECK(cls.rows().at("alice/tiny_sum.cpp").status == "accepted");
+    CHECK(cls.rows().at("mallory/tiny_sum.cpp").status == "wrong_answer");
 }
 
 TEST_CASE("names that are not UTF-8 are rows like any other, and every report is written", "[grade]") {

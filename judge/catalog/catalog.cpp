@@ -53,15 +53,41 @@ std::vector<fs::path> list_problems(const fs::path& home) {
     return dirs;
 }
 
-fs::path resolve_problem(const fs::path& home, const std::string& name) {
-    std::error_code error;  // a name too long for a path is simply no problem's name
-    if (fs::exists(fs::path(name) / "problem.yaml", error)) return fs::path(name);
-    const fs::path dir = home / "problems" / name;
-    if (fs::exists(dir / "problem.yaml", error)) return dir;
+namespace {
+
+// A name typed as a path ("./x", "../x", "dir/x", "/x") rather than a slug: only such a name may
+// name a folder outside the catalog, so that a folder named like a problem in the working directory
+// (a student's) never stands in for the course's problem.
+bool names_a_path(const std::string& name) {
+    return name.find('/') != std::string::npos || name.rfind('.', 0) == 0;
+}
+
+std::string known_slugs(const fs::path& home) {
     std::string known;
     for (const auto& problem : list_problems(home))
         known += fmt::format("{}{}", known.empty() ? "" : ", ", problem.filename().string());
-    throw usage_error(fmt::format("unknown problem '{}' (known: {})", name, known));
+    return known;
+}
+
+}  // namespace
+
+fs::path catalog_problem_dir(const fs::path& home, const std::string& slug) {
+    std::error_code error;  // a name too long for a path is simply no problem's name
+    const fs::path dir = home / "problems" / slug;
+    if (!slug.empty() && !names_a_path(slug) && fs::exists(dir / "problem.yaml", error)) return dir;
+    throw usage_error(fmt::format("unknown problem '{}' (known: {})", slug, known_slugs(home)));
+}
+
+fs::path resolve_problem(const fs::path& home, const std::string& name) {
+    std::error_code error;
+    const bool folder = fs::exists(fs::path(name) / "problem.yaml", error);
+    if (names_a_path(name) && folder) return fs::path(name);
+    if (names_a_path(name) || !folder) return catalog_problem_dir(home, name);
+    try {
+        return catalog_problem_dir(home, name);
+    } catch (const usage_error& unknown) {  // a folder here of that name: say how to name it
+        throw usage_error(fmt::format("{}; for the folder here, write it as a path: ./{}", unknown.what(), name));
+    }
 }
 
 namespace {

@@ -15,9 +15,13 @@ namespace gpujudge {
 // working directory that has problems/, else the source tree gpujudge was built from.
 std::filesystem::path find_home();
 
-// A slug under <home>/problems, or a path to a problem folder. Throws usage_error naming the known
-// slugs when there is none.
+// A slug under <home>/problems, or a folder when `name` is written as a path (holds '/' or starts
+// with '.'): a bare slug never means a folder of the working directory. Throws usage_error naming
+// the known slugs when there is none.
 std::filesystem::path resolve_problem(const std::filesystem::path& home, const std::string& name);
+
+// <home>/problems/<slug> and nothing else: for slugs that come from others' file names (grade).
+std::filesystem::path catalog_problem_dir(const std::filesystem::path& home, const std::string& slug);
 
 // Every problem folder under <home>/problems, sorted by slug; usage_error when <home>/problems is
 // not a folder.

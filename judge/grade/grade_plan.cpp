@@ -37,7 +37,7 @@ const problem_spec* spec_of(const plan_request& request, const std::string& slug
     if (plan.specs.count(slug)) return &plan.specs.at(slug);
     if (refused.count(slug)) return nullptr;
     try {
-        return &plan.specs.emplace(slug, load_problem(resolve_problem(request.home, slug))).first->second;
+        return &plan.specs.emplace(slug, load_problem(catalog_problem_dir(request.home, slug))).first->second;
     } catch (const std::exception& error) {
         refused[slug] = error.what();
         return nullptr;

@@ -303,7 +303,7 @@ void run_task(const std::filesystem::path& manifest_path, const judge_context& c
         const auto done = mine.row(all[i].entry.file);  // a requeued task goes on where it stopped
         if (done && judged_status(done->status)) continue;
         if (!specs.count(all[i].entry.problem))
-            specs.emplace(all[i].entry.problem, load_problem(resolve_problem(context.home, all[i].entry.problem)));
+            specs.emplace(all[i].entry.problem, load_problem(catalog_problem_dir(context.home, all[i].entry.problem)));
         slice.push_back(all[i]);
     }
     local_settings settings;
