@@ -139,6 +139,34 @@ TEST_CASE("submit of a bare slug takes the home's problem, never a folder of tha
           "gpujudge: unknown problem 'mine' (known: tiny_sum); for the folder here, write it as a path: ./mine\n");
 }
 
+TEST_CASE("a best set on an edited copy of a problem is no best of the catalog's problem", "[cli][history]") {
+    const isolated_cli gpujudge("best-of-a-copy");
+    // Another home whose tiny_sum times a benchmark of the same name on much less data.
+    const std::filesystem::path copy = gpujudge.data_dir() / "copy";
+    std::filesystem::create_directories(copy / "problems" / "tiny_sum");
+    std::filesystem::copy(kTinySum, copy / "problems" / "tiny_sum", std::filesystem::copy_options::recursive);
+    std::string yaml = read_file_text(copy / "problems" / "tiny_sum" / "problem.yaml").value();
+    const std::string benchmark = "scalars: {N: 100000}";
+    std::ofstream(copy / "problems" / "tiny_sum" / "problem.yaml")
+        << yaml.replace(yaml.find(benchmark), benchmark.size(), "scalars: {N: 2000}");
+    const auto in_home = [&](const std::string& home, std::vector<std::string> args) {
+        std::vector<std::string> argv = gpujudge.argv(args);
+        *std::find(argv.begin(), argv.end(), GPUJUDGE_SOURCE_DIR) = home;
+        return run_command(argv, std::chrono::seconds(300));
+    };
+    REQUIRE(in_home(copy.string(), {"submit", "tiny_sum", fake("correct")}).exit.code == exit_accepted);
+    CHECK(contains(in_home(copy.string(), {"list"}).output, " at N = 100000 ("));  // the copy's own best
+    const auto list = in_home(kFixtures, {"list"});
+    CHECK(contains(list.output, "Tiny Sum"));
+    CHECK_FALSE(contains(list.output, " at N = 100000 ("));
+    const auto json = nlohmann::json::parse(in_home(kFixtures, {"history", "--json"}).output);
+    CHECK(json.at("attempts").size() == 1);  // listed as history
+    CHECK(json.at("personal_bests").empty());
+    REQUIRE(in_home(kFixtures, {"submit", "tiny_sum", fake("correct")}).exit.code == exit_accepted);
+    CHECK(contains(in_home(kFixtures, {"list"}).output, " at N = 100000 ("));
+    CHECK(nlohmann::json::parse(in_home(kFixtures, {"history", "--json"}).output).at("personal_bests").size() == 1);
+}
+
 TEST_CASE("an unusable history: history says so (usage), run still judges", "[cli][history]") {
     const isolated_cli gpujudge("history-corrupt");
     std::ofstream(gpujudge.data_dir() / "history.db") << "this is not an SQLite database, it is a text file";

@@ -2,6 +2,7 @@
 // Host-built fakes stand in for kernels, so these run without a GPU.
 #include "base/problem_error.hpp"
 #include "bench/timing.hpp"
+#include "catalog/catalog.hpp"
 #include "judging/modes.hpp"
 #include "judging/submission.hpp"
 #include "process/child_process.hpp"
@@ -126,15 +127,16 @@ TEST_CASE("a time below the physical floor is refused and never recorded", "[tim
     const std::string db = GPUJUDGE_TEST_CACHE "/floor-history.db";
     std::filesystem::remove(db);
     history results(db);
+    const std::string version = problem_version(load_problem(GPUJUDGE_TEST_FIXTURES "/problems/tiny_sum"));
     // A ceiling of 1 kB/s: the 400 kB this benchmark must read take 400 s, so any real time is impossible.
     const judgement refused = time_fake("correct", 1e-6, &results);
     CHECK(refused.overall == verdict::impossible_time);
     CHECK(refused.reason.find("faster than the memory system allows") != std::string::npos);
-    CHECK_FALSE(results.best("tiny_sum", "N = 100000"));
+    CHECK_FALSE(results.best("tiny_sum", version, "N = 100000"));
     // The same solution under a ceiling it cannot beat is timed and recorded.
     const judgement kept = time_fake("correct", 1e9, &results);
     CHECK(kept.overall == verdict::accepted);
-    CHECK(results.best("tiny_sum", "N = 100000"));
+    CHECK(results.best("tiny_sum", version, "N = 100000"));
 }
 
 TEST_CASE("only a submit that judged every test keeps its times: --tests and profile keep none", "[timed]") {
@@ -142,6 +144,7 @@ TEST_CASE("only a submit that judged every test keeps its times: --tests and pro
     const std::string db = GPUJUDGE_TEST_CACHE "/subset-history.db";
     std::filesystem::remove(db);
     history results(db);
+    const std::string version = problem_version(spec);
     // Right at the benchmark's size alone: judged on the benchmark alone, it passes and is timed.
     const judgement subset = judge_fake_as(spec, "wrong_below_benchmark_size",
                                            submit_options(spec, {test_kind::benchmark}, true), std::nullopt, &results);
@@ -150,15 +153,15 @@ TEST_CASE("only a submit that judged every test keeps its times: --tests and pro
     const int benchmark = static_cast<int>(spec.tests.size()) - 1;
     CHECK(judge_fake_as(spec, "correct", profile_options(benchmark), std::nullopt, &results).overall ==
           verdict::accepted);
-    CHECK_FALSE(results.best("tiny_sum", "N = 100000"));
-    CHECK(results.best_attempts("tiny_sum").empty());  // history's personal bests, from the attempts
+    CHECK_FALSE(results.best("tiny_sum", version, "N = 100000"));
+    CHECK_FALSE(results.best_attempt("tiny_sum", version));  // history's personal bests, from the attempts
     CHECK(judge_fake_as(spec, "wrong_below_benchmark_size", submit_options(spec, {}, true), std::nullopt, &results)
               .overall == verdict::wrong_answer);
     CHECK(judge_fake_as(spec, "correct", submit_options(spec, {}, true), std::nullopt, &results).overall ==
           verdict::accepted);
-    CHECK(results.best("tiny_sum", "N = 100000"));
-    REQUIRE(results.best_attempts("tiny_sum").size() == 1);
-    CHECK(results.best_attempts("tiny_sum").front().source.find("correct.cpp") != std::string::npos);
+    CHECK(results.best("tiny_sum", version, "N = 100000"));
+    REQUIRE(results.best_attempt("tiny_sum", version));
+    CHECK(results.best_attempt("tiny_sum", version)->source.find("correct.cpp") != std::string::npos);
 }
 
 TEST_CASE("the floor is the problem's bytes at the measured ceiling, with a margin", "[floor]") {

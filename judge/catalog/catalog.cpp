@@ -1,5 +1,6 @@
 #include "catalog/catalog.hpp"
 
+#include "base/content_hash.hpp"
 #include "base/file_text.hpp"
 #include "base/user_errors.hpp"
 #include "toolkit/compute_sanitizer.hpp"
@@ -51,6 +52,25 @@ std::vector<fs::path> list_problems(const fs::path& home) {
         if (entry.is_directory() && fs::exists(entry.path() / "problem.yaml")) dirs.push_back(entry.path());
     std::sort(dirs.begin(), dirs.end());
     return dirs;
+}
+
+std::vector<problem_spec> load_catalog(const fs::path& home) {
+    std::vector<problem_spec> specs;
+    for (const auto& dir : list_problems(home)) {
+        try {
+            specs.push_back(load_problem(dir));
+        } catch (const spec_error&) {  // a broken problem is validate's and list's to report
+        }
+    }
+    return specs;
+}
+
+std::string problem_version(const problem_spec& spec) {
+    std::error_code error;
+    const fs::path folder = fs::weakly_canonical(spec.dir, error);
+    return content_hash({"problem version 1", read_file_text(spec.dir / "problem.yaml").value_or(""),
+                         read_file_text(spec.dir / "reference.cpp").value_or(""),
+                         (error ? spec.dir : folder).string()});
 }
 
 namespace {

@@ -27,6 +27,14 @@ std::filesystem::path catalog_problem_dir(const std::filesystem::path& home, con
 // not a folder.
 std::vector<std::filesystem::path> list_problems(const std::filesystem::path& home);
 
+// The catalog's problems that load (a broken one is validate's to report), sorted by slug.
+std::vector<problem_spec> load_catalog(const std::filesystem::path& home);
+
+// Which version of the problem a result is timed on, for the history: a hash of what decides its tests
+// and answers (problem.yaml, reference.cpp) and of its folder, so that an edited copy, another home's
+// problem of that slug or a private folder never sets a best of this one.
+std::string problem_version(const problem_spec& spec);
+
 // "// sanitize: <tool>" in a header: the tool must report the line marked "// <- sanitize: <tool>".
 struct sanitize_expectation {
     std::string tool;

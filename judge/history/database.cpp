@@ -17,7 +17,7 @@ constexpr const char* kDatabase = "history";  // names it in SQLite's errors
 
 constexpr const char* kAttemptColumns =
     "recorded_at, problem, source, source_hash, origin, outcome, passed, total, device_name, test, median_us, gbps,"
-    " percent_of_peak";
+    " percent_of_peak, problem_version";
 
 attempt attempt_at(const sql_statement& row) {
     attempt a;
@@ -35,6 +35,7 @@ attempt attempt_at(const sql_statement& row) {
     a.median_us = row.maybe_number(10);
     a.gbps = row.maybe_number(11);
     a.percent_of_peak = row.maybe_number(12);
+    a.problem_version = row.text(13);
     return a;
 }
 
@@ -94,6 +95,16 @@ void history::open(const std::filesystem::path& path) {
         " source_hash TEXT, origin TEXT, outcome TEXT, passed INTEGER, total INTEGER, device_name TEXT, test TEXT,"
         " median_us REAL, gbps REAL, percent_of_peak REAL);"
         "CREATE INDEX IF NOT EXISTS attempts_by_problem ON attempts(problem);");
+    // Added later still: earlier rows keep it NULL, and so count as no problem's bests.
+    for (const char* table : {"results", "attempts"}) add_column(table, "problem_version TEXT");
+}
+
+void history::add_column(const char* table, const char* column) {
+    try {
+        execute(fmt::format("ALTER TABLE {} ADD COLUMN {}", table, column).c_str());
+    } catch (const std::runtime_error& error) {  // there already, or added by another judge meanwhile
+        if (std::string(error.what()).find("duplicate column name") == std::string::npos) throw;
+    }
 }
 
 history::~history() {
@@ -124,20 +135,21 @@ void history::record(const timed_record& r) {
     sql_statement insert(
         kDatabase, db_,
         "INSERT INTO results (problem, source, origin, baseline, device_name, device_uuid, test, median_ms,"
-        " mean_ms, min_ms, samples, gbps, speedup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        " mean_ms, min_ms, samples, gbps, speedup, problem_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insert.bind(1, r.problem).bind(2, r.source).bind(3, r.origin).bind(4, r.baseline ? 1 : 0).bind(5, r.device_name);
     insert.bind(6, r.device_uuid).bind(7, r.test).bind(8, r.median_ms).bind(9, r.mean_ms).bind(10, r.min_ms);
-    insert.bind(11, r.samples).bind(12, r.gbps).bind(13, r.speedup).step();
+    insert.bind(11, r.samples).bind(12, r.gbps).bind(13, r.speedup).bind(14, r.problem_version).step();
 }
 
 void history::record_attempt(const attempt& a) {
     sql_statement insert(
         kDatabase, db_,
         "INSERT INTO attempts (problem, source, source_hash, origin, outcome, passed, total, device_name,"
-        " test, median_us, gbps, percent_of_peak) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+        " test, median_us, gbps, percent_of_peak, problem_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insert.bind(1, a.problem).bind(2, a.source).bind(3, a.source_hash).bind(4, a.origin);
     insert.bind(5, std::string(to_string(a.outcome))).bind(6, a.passed).bind(7, a.total).bind(8, a.device_name);
-    insert.bind(9, a.test).bind(10, a.median_us).bind(11, a.gbps).bind(12, a.percent_of_peak).step();
+    insert.bind(9, a.test).bind(10, a.median_us).bind(11, a.gbps).bind(12, a.percent_of_peak);
+    insert.bind(13, a.problem_version).step();
 }
 
 std::vector<attempt> history::attempts(const std::optional<std::string>& problem) const {
@@ -150,23 +162,24 @@ std::vector<attempt> history::attempts(const std::optional<std::string>& problem
     return all_rows(query);
 }
 
-std::vector<attempt> history::best_attempts(const std::optional<std::string>& problem) const {
+std::optional<attempt> history::best_attempt(const std::string& problem, const std::string& version) const {
     sql_statement query(kDatabase, db_,
-                        fmt::format("SELECT {} FROM attempts AS a WHERE (?1 IS NULL OR problem = ?1) AND id = ("
-                                    "SELECT id FROM attempts AS b WHERE b.problem = a.problem AND"
-                                    " b.outcome = 'accepted' AND b.median_us IS NOT NULL"
-                                    " ORDER BY b.median_us, b.id LIMIT 1) ORDER BY problem",
+                        fmt::format("SELECT {} FROM attempts WHERE problem = ? AND problem_version = ? AND"
+                                    " outcome = 'accepted' AND median_us IS NOT NULL ORDER BY median_us, id LIMIT 1",
                                     kAttemptColumns)
                             .c_str());
-    query.bind(1, problem);
-    return all_rows(query);
+    query.bind(1, problem).bind(2, version);
+    if (!query.step()) return std::nullopt;
+    return attempt_at(query);
 }
 
-std::optional<personal_best> history::best(const std::string& problem, const std::string& test) const {
+std::optional<personal_best> history::best(const std::string& problem, const std::string& version,
+                                           const std::string& test) const {
     sql_statement query(kDatabase, db_,
                         "SELECT source, test, device_name, median_ms, gbps, recorded_at FROM results"
-                        " WHERE problem = ? AND test = ? AND baseline = 0 ORDER BY median_ms LIMIT 1");
-    query.bind(1, problem).bind(2, test);
+                        " WHERE problem = ? AND problem_version = ? AND test = ? AND baseline = 0"
+                        " ORDER BY median_ms LIMIT 1");
+    query.bind(1, problem).bind(2, version).bind(3, test);
     if (!query.step()) return std::nullopt;
     return personal_best{query.text(0), query.text(1), query.text(2), query.number(3), query.number(4), query.text(5)};
 }

@@ -26,7 +26,8 @@ struct timed_record {
     double min_ms = 0;
     int samples = 0;
     double gbps = 0;
-    double speedup = 0;  // against the baseline, 0 when unknown
+    double speedup = 0;           // against the baseline, 0 when unknown
+    std::string problem_version;  // see attempt::problem_version
 };
 
 struct personal_best {
@@ -54,6 +55,9 @@ struct attempt {
     std::optional<double> median_us;
     std::optional<double> gbps;
     std::optional<double> percent_of_peak;
+    // Which problem it was judged against (its files and folder, a hash): only attempts on the
+    // problem as it is now count as its bests. Empty in rows kept before versions were.
+    std::string problem_version;
 };
 
 // $GPUJUDGE_DATA_DIR/history.db, else $XDG_DATA_HOME/gpujudge/history.db, else ~/.local/share/...
@@ -74,10 +78,11 @@ public:
     void record_attempt(const attempt& tried);
     // Every attempt, newest first; only those on `problem` when one is given.
     std::vector<attempt> attempts(const std::optional<std::string>& problem = std::nullopt) const;
-    // Each problem's fastest accepted timed attempt, by problem; only `problem`'s when one is given.
-    std::vector<attempt> best_attempts(const std::optional<std::string>& problem = std::nullopt) const;
-    // The fastest non-baseline median on the problem's headline benchmark `test`.
-    std::optional<personal_best> best(const std::string& problem, const std::string& test) const;
+    // The problem's fastest accepted timed attempt on that version of it.
+    std::optional<attempt> best_attempt(const std::string& problem, const std::string& version) const;
+    // The fastest non-baseline median on the headline benchmark `test` of that version of the problem.
+    std::optional<personal_best> best(const std::string& problem, const std::string& version,
+                                      const std::string& test) const;
 
     // A baseline's figures (JSON) under a key of everything they depend on (see benchmarking).
     std::optional<std::string> baseline_figures(const std::string& key) const;
@@ -90,6 +95,7 @@ private:
     sqlite3* db_ = nullptr;
     void open(const std::filesystem::path& path);
     void execute(const char* sql, std::string* first_value = nullptr);
+    void add_column(const char* table, const char* column);
     std::string first_value(const char* sql);
 };
 

@@ -15,7 +15,8 @@ nlohmann::json attempt_json(const attempt& a) {
             {"test", a.test},
             {"median_us", optional_number(a.median_us)},
             {"gbps", optional_number(a.gbps)},
-            {"percent_of_peak", optional_number(a.percent_of_peak)}};
+            {"percent_of_peak", optional_number(a.percent_of_peak)},
+            {"problem_version", a.problem_version}};
 }
 
 nlohmann::json personal_best_json(const personal_best& best) {

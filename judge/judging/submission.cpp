@@ -3,6 +3,7 @@
 #include "base/content_hash.hpp"
 #include "base/user_errors.hpp"
 #include "bench/device_probe.hpp"
+#include "catalog/catalog.hpp"
 #include "judging/wrong_answer_causes.hpp"
 #include "references/timed_data.hpp"
 #include "toolkit/python_probe.hpp"
@@ -119,13 +120,14 @@ void record_timed(const problem_spec& spec, const bench_report& report, const ju
                   judge_context& context) {
     const std::string device_name = report.device ? report.device->name : "host";
     const std::string device_uuid = report.device ? report.device->uuid : "host";
+    const std::string version = problem_version(spec);
     for (const auto& entry : report.entries) {
         if (entry.cached || entry.torch) continue;  // the one-liner's figures are kept as a reference point's only
         for (const auto& f : entry.figures)
             if (f.result == verdict::accepted)
                 context.results->record({spec.slug, entry.source.string(), options.origin, entry.baseline, device_name,
                                          device_uuid, f.test, f.median_us / 1e3, f.mean_us / 1e3, f.min_us / 1e3,
-                                         f.samples, f.gbps, f.speedup});
+                                         f.samples, f.gbps, f.speedup, version});
     }
 }
 
@@ -149,6 +151,7 @@ attempt attempt_of(const problem_spec& spec, const std::filesystem::path& source
     a.total = static_cast<int>(result.tests.size());
     if (result.judged()) a.passed = static_cast<int>(result.passed());
     a.device_name = result.device ? result.device->name : result.no_device ? "" : "host";
+    a.problem_version = problem_version(spec);
     const bench_entry* mine = submission_entry(result);
     const auto headline = headline_test(spec);
     if (!mine || !headline || !times_count(spec, options)) return a;
@@ -371,6 +374,13 @@ void decide(judgement& result) {
             return;
         }
     result.overall = verdict::accepted;
+}
+
+std::vector<attempt> personal_bests(const history& results, const std::vector<problem_spec>& specs) {
+    std::vector<attempt> bests;
+    for (const auto& spec : specs)
+        if (auto best = results.best_attempt(spec.slug, problem_version(spec))) bests.push_back(std::move(*best));
+    return bests;
 }
 
 }  // namespace gpujudge

@@ -63,4 +63,8 @@ void decide(judgement& result);
 // The submission's own timed entry (not a reference point's), if it was timed.
 const bench_entry* submission_entry(const judgement& result);
 
+// Each problem's personal best: its fastest accepted attempt on the problem as it is now (its
+// problem_version), in the order of `specs`; problems without one are left out.
+std::vector<attempt> personal_bests(const history& results, const std::vector<problem_spec>& specs);
+
 }  // namespace gpujudge

@@ -2,6 +2,7 @@
 
 #include "base/exit_codes.hpp"
 #include "bench/report.hpp"
+#include "catalog/catalog.hpp"
 #include "history/json.hpp"
 
 #include <fmt/color.h>
@@ -104,7 +105,7 @@ void print_submission(std::FILE* out, const problem_spec& spec, const std::files
 std::optional<personal_best> best_after(const problem_spec& spec, const judgement& result, const history* results) {
     const auto test = headline_test(spec);
     if (!result.bench || !results || !test) return std::nullopt;
-    return results->best(spec.slug, *test);
+    return results->best(spec.slug, problem_version(spec), *test);
 }
 
 nlohmann::json submission_json(const problem_spec& spec, const std::filesystem::path& source, const judgement& result,

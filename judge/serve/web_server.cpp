@@ -308,8 +308,10 @@ void web_server::route() {
                           503, "history_unusable",
                           fmt::format("the history database {} cannot be used", default_history_path().string()));
                   std::optional<std::string> slug;
-                  if (req.has_param("problem")) slug = load(req.get_param_value("problem")).slug;
-                  reply_json(res, 200, history_sources_json(*results, slug));
+                  std::vector<problem_spec> specs;  // whose bests to show: the one asked for, else the catalog's
+                  if (req.has_param("problem")) slug = specs.emplace_back(load(req.get_param_value("problem"))).slug;
+                  if (!slug) specs = load_catalog(judge_.home);
+                  reply_json(res, 200, history_sources_json(*results, slug, specs));
               }));
     http_.Get("/api/server", guarded([this](const httplib::Request&, httplib::Response& res) {
                   reply_json(res, 200, server_json());

@@ -2,8 +2,10 @@
 #include "base/exit_codes.hpp"
 #include "base/json_text.hpp"
 #include "base/user_errors.hpp"
+#include "catalog/catalog.hpp"
 #include "cli/commands.hpp"
 #include "history/json.hpp"
+#include "judging/submission.hpp"
 
 #include <fmt/format.h>
 
@@ -70,9 +72,11 @@ command_action define_history(CLI::App& command) {
                 "set GPUJUDGE_DATA_DIR to keep them elsewhere",
                 default_history_path().string()));
         std::optional<std::string> slug;
-        if (!opts->problem.empty()) slug = load_named_problem(context, opts->problem).slug;
+        std::vector<problem_spec> specs;  // whose bests to show: the one named, else the catalog's
+        if (!opts->problem.empty()) slug = specs.emplace_back(load_named_problem(context, opts->problem)).slug;
+        if (!slug) specs = load_catalog(context.judge.home);
         const auto attempts = context.judge.results->attempts(slug);
-        const auto bests = context.judge.results->best_attempts(slug);
+        const auto bests = personal_bests(*context.judge.results, specs);
         if (opts->json)
             fmt::print("{}\n", json_text(history_json(attempts, bests), 2));
         else if (attempts.empty())

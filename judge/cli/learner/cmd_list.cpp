@@ -16,8 +16,9 @@ command_action define_list(CLI::App&) {
             try {
                 const problem_spec spec = load_problem(dir);
                 const auto test = headline_test(spec);
-                const auto best =
-                    test && context.judge.results ? context.judge.results->best(spec.slug, *test) : std::nullopt;
+                const auto best = test && context.judge.results
+                                      ? context.judge.results->best(spec.slug, problem_version(spec), *test)
+                                      : std::nullopt;
                 fmt::print(
                     "{:<28} {:<8} {:<32} {}\n", spec.slug, spec.difficulty, spec.title,
                     best ? fmt::format("{:.1f} µs at {} ({:.0f} GB/s)", best->median_ms * 1e3, best->test, best->gbps)

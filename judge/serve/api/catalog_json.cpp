@@ -5,6 +5,7 @@
 #include "catalog/problem_view.hpp"
 #include "catalog/starter.hpp"
 #include "history/json.hpp"
+#include "judging/submission.hpp"
 #include "serve/api/api_error.hpp"
 
 #include <fmt/format.h>
@@ -19,7 +20,7 @@ constexpr std::uintmax_t kSourceLimit = 1 << 20;
 nlohmann::json best_json(const problem_spec& spec, const history* results) {
     const auto test = headline_test(spec);
     if (!results || !test) return nullptr;
-    const auto best = results->best(spec.slug, *test);
+    const auto best = results->best(spec.slug, problem_version(spec), *test);
     return best ? personal_best_json(*best) : nlohmann::json(nullptr);
 }
 
@@ -117,9 +118,10 @@ nlohmann::json problem_json(const problem_spec& spec, const history* results, co
     return json;
 }
 
-nlohmann::json history_sources_json(const history& results, const std::optional<std::string>& slug) {
+nlohmann::json history_sources_json(const history& results, const std::optional<std::string>& slug,
+                                    const std::vector<problem_spec>& specs) {
     const auto attempts = results.attempts(slug);
-    nlohmann::json json = history_json(attempts, results.best_attempts(slug));
+    nlohmann::json json = history_json(attempts, personal_bests(results, specs));
     for (std::size_t i = 0; i < attempts.size(); ++i) {
         const auto text = attempt_source(attempts[i].source, attempts[i].source_hash, kSourceLimit);
         json["attempts"][i]["source_text"] = text ? nlohmann::json(*text) : nlohmann::json(nullptr);

@@ -37,9 +37,10 @@ nlohmann::json editing_json(const problem_spec& spec, const std::string& languag
 // opens it in: that of the draft saved last, else of the newest attempt, else CUDA.
 nlohmann::json problem_json(const problem_spec& spec, const history* results, const source_store& store);
 
-// history --json's object, only `slug`'s attempts when given, each attempt with "source_text": the
-// file's text while it still holds the version judged, else null; and with it its "language"
-// (language_of_source), else null.
-nlohmann::json history_sources_json(const history& results, const std::optional<std::string>& slug);
+// history --json's object, only `slug`'s attempts when given, and the personal bests of `specs`; each
+// attempt with "source_text": the file's text while it still holds the version judged, else null; and
+// with it its "language" (language_of_source), else null.
+nlohmann::json history_sources_json(const history& results, const std::optional<std::string>& slug,
+                                    const std::vector<problem_spec>& specs);
 
 }  // namespace gpujudge
