@@ -71,7 +71,13 @@ public:
     }
     ~served() { std::filesystem::remove_all(data_); }
 
+    // A client that sends the token the server printed; `anonymous()` sends none.
     httplib::Client client() const {
+        httplib::Client client = anonymous();
+        client.set_bearer_token_auth(token_);
+        return client;
+    }
+    httplib::Client anonymous() const {
         httplib::Client client("127.0.0.1", port_);
         client.set_read_timeout(600, 0);  // a judgement's events may be seconds apart (nvcc)
         return client;
@@ -313,24 +319,40 @@ TEST_CASE("serve refuses bad requests with a JSON error", "[serve][api]") {
     }
 }
 
+TEST_CASE("serve on the loopback needs the token it printed: other users of the machine reach it too", "[serve][api]") {
+    const served server("loopback-token", home_args());
+    REQUIRE(server.token().size() == 64);
+    auto client = server.anonymous();
+    const auto unauthorized = [](const httplib::Result& refused) {
+        REQUIRE(refused);
+        CHECK(refused->status == 401);
+        CHECK(nlohmann::json::parse(refused->body).at("error") == "unauthorized");
+    };
+    unauthorized(client.Get("/api/history"));
+    unauthorized(client.Get("/"));
+    unauthorized(client.Put("/api/problems/reduction/draft", "// theirs", "text/plain"));
+    unauthorized(client.Post("/api/problems/reduction/submit", "// theirs", "text/plain"));
+    CHECK(server.client().Get("/api/history")->status == 200);
+}
+
 TEST_CASE("serve bound beyond the loopback needs the token it printed", "[serve][api]") {
     const served server("token", home_args({"--host", "0.0.0.0"}));
     REQUIRE(server.token().size() == 64);
     CHECK(contains(server.log(), "whoever has this URL can run code on this machine as you"));
-    auto client = server.client();
+    auto client = server.anonymous();
     const auto refused = client.Get("/api/problems");
     REQUIRE(refused);
     CHECK(refused->status == 401);
     CHECK(nlohmann::json::parse(refused->body).at("error") == "unauthorized");
     CHECK(client.Get("/api/problems", {{"Authorization", "Bearer " + std::string(64, '0')}})->status == 401);
     CHECK(client.Get("/api/problems", {{"Authorization", "Bearer " + server.token()}})->status == 200);
-    // The page opened with ?token= keeps it in a cookie for its own requests.
+    // The page opened with ?token= keeps it in a cookie for its own requests, one per port.
+    const std::string cookie = "gpujudge_token_" + std::to_string(server.port()) + "=" + server.token();
     const auto page = client.Get(("/?token=" + server.token()).c_str());
     REQUIRE(page);
     CHECK(page->status == 200);
-    CHECK(page->get_header_value("Set-Cookie") ==
-          "gpujudge_token=" + server.token() + "; Path=/; HttpOnly; SameSite=Strict");
-    CHECK(client.Get("/api/problems", {{"Cookie", "gpujudge_token=" + server.token()}})->status == 200);
+    CHECK(page->get_header_value("Set-Cookie") == cookie + "; Path=/; HttpOnly; SameSite=Strict");
+    CHECK(client.Get("/api/problems", {{"Cookie", cookie}})->status == 200);
 }
 
 TEST_CASE("serve serves the page and Debian's libraries from this machine", "[serve][api]") {

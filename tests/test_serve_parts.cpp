@@ -167,23 +167,29 @@ TEST_CASE("the source to edit per language: its draft, else its starter, the one
     CHECK(view.at("title") == "Tiny Sum");
 }
 
-TEST_CASE("access on the loopback: the server's own host names, no token, and no other site's posts", "[serve]") {
-    const access_policy policy("127.0.0.1", 8000, access_policy::new_token());
-    CHECK_FALSE(policy.token_required());
-    CHECK_FALSE(policy.check({"GET", "127.0.0.1:8000", "", "", "", ""}));
-    CHECK_FALSE(policy.check({"GET", "localhost:8000", "", "", "", ""}));
-    CHECK_FALSE(policy.check({"POST", "localhost:8000", "http://localhost:8000", "", "", ""}));
-    CHECK_FALSE(policy.check({"POST", "127.0.0.1:8000", "", "", "", ""}));  // a script: no Origin
+TEST_CASE("access on the loopback: the token, the server's own host names, and no other site's posts", "[serve]") {
+    const access_policy policy("127.0.0.1", 8000, "s3cret");
+    // Any user of the machine can reach 127.0.0.1: without the token, nothing.
+    const auto missing = policy.check({"GET", "127.0.0.1:8000", "", "", "", ""});
+    REQUIRE(missing);
+    CHECK(missing->status == 401);
+    CHECK(policy.check({"POST", "127.0.0.1:8000", "", "", "", ""}));
+    const std::string bearer = "Bearer s3cret";
+    CHECK_FALSE(policy.check({"GET", "127.0.0.1:8000", "", bearer, "", ""}));
+    CHECK_FALSE(policy.check({"GET", "localhost:8000", "", "", "gpujudge_token_8000=s3cret", ""}));
+    CHECK(policy.check({"GET", "localhost:8000", "", "", "gpujudge_token_8001=s3cret", ""}));  // another server's
+    CHECK_FALSE(policy.check({"POST", "localhost:8000", "http://localhost:8000", bearer, "", ""}));
+    CHECK_FALSE(policy.check({"POST", "127.0.0.1:8000", "", bearer, "", ""}));  // a script: no Origin
     // DNS rebinding: another site's name resolved to 127.0.0.1.
-    const auto rebound = policy.check({"GET", "evil.example:8000", "", "", "", ""});
+    const auto rebound = policy.check({"GET", "evil.example:8000", "", bearer, "", ""});
     REQUIRE(rebound);
     CHECK(rebound->status == 403);
     CHECK(rebound->message == "unexpected Host 'evil.example:8000': this server answers to 127.0.0.1:8000 only");
-    const auto forged = policy.check({"POST", "127.0.0.1:8000", "http://evil.example", "", "", ""});
+    const auto forged = policy.check({"POST", "127.0.0.1:8000", "http://evil.example", bearer, "", ""});
     REQUIRE(forged);
     CHECK(forged->status == 403);
     CHECK(forged->message == "a request from another site (http://evil.example) may not change anything here");
-    CHECK_FALSE(policy.check({"GET", "127.0.0.1:8000", "http://evil.example", "", "", ""}));  // reads are not CSRF
+    CHECK_FALSE(policy.check({"GET", "127.0.0.1:8000", "http://evil.example", bearer, "", ""}));  // reads are not CSRF
 }
 
 TEST_CASE("access elsewhere: the token, from a header, the cookie or the query", "[serve]") {
@@ -194,8 +200,8 @@ TEST_CASE("access elsewhere: the token, from a header, the cookie or the query",
     CHECK(missing->status == 401);
     CHECK(policy.check({"GET", "example.org:8000", "", "Bearer wrong!", "", ""}));
     CHECK_FALSE(policy.check({"GET", "example.org:8000", "", "Bearer s3cret", "", ""}));
-    CHECK_FALSE(policy.check({"GET", "example.org:8000", "", "", "a=1; gpujudge_token=s3cret", ""}));
-    CHECK(policy.check({"GET", "example.org:8000", "", "", "gpujudge_token=s3cre", ""}));
+    CHECK_FALSE(policy.check({"GET", "example.org:8000", "", "", "a=1; gpujudge_token_8000=s3cret", ""}));
+    CHECK(policy.check({"GET", "example.org:8000", "", "", "gpujudge_token_8000=s3cre", ""}));
     CHECK_FALSE(policy.check({"GET", "example.org:8000", "", "", "", "s3cret"}));
     CHECK(access_policy::new_token().size() == 64);
     CHECK(access_policy::new_token() != access_policy::new_token());

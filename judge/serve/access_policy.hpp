@@ -1,9 +1,10 @@
 #pragma once
-// Who may use the server. Bound to the loopback interface (the default), anyone on this machine may,
-// but only under the server's own host names (a page on another site that resolves its own name to
-// 127.0.0.1, DNS rebinding, is refused). Bound elsewhere, every request must carry the token printed
-// at start-up. Either way a browser request that changes something must come from the server's own
-// page (its Origin), so that no other site can make the browser post to it (CSRF).
+// Who may use the server: whoever has the token printed at start-up, which every request must carry
+// (on the loopback too: any user of a shared machine can reach 127.0.0.1). Bound to the loopback
+// interface (the default), only under the server's own host names (a page on another site that
+// resolves its own name to 127.0.0.1, DNS rebinding, is refused). Either way a browser request that
+// changes something must come from the server's own page (its Origin), so that no other site can
+// make the browser post to it (CSRF).
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,7 +29,7 @@ struct refusal {
 
 class access_policy {
 public:
-    // `host` is what the server is bound to; a token is required unless it is a loopback address.
+    // `host` is what the server is bound to; `token` is required of every request.
     access_policy(const std::string& host, int port, std::string token);
 
     static bool is_loopback(const std::string& host);
@@ -37,8 +38,9 @@ public:
 
     bool token_required() const { return !token_.empty(); }
     const std::string& token() const { return token_; }
-    // The cookie the page keeps the token in once it was opened with ?token=.
-    static constexpr const char* kCookie = "gpujudge_token";
+    // The cookie the page keeps the token in once it was opened with ?token=: one per port, as a
+    // browser sends a host's cookies to all its ports (two servers would replace each other's).
+    const std::string& cookie_name() const { return cookie_; }
 
     std::optional<refusal> check(const request_facts& request) const;
 
@@ -46,6 +48,7 @@ private:
     bool token_matches(const request_facts& request) const;
 
     std::string token_;
+    std::string cookie_;
     std::vector<std::string> hosts_;  // the Host values accepted; empty: any (the token guards)
 };
 

@@ -248,7 +248,7 @@ void web_server::serve_asset(const httplib::Request& req, httplib::Response& res
     res.set_content(asset->body, asset->content_type.c_str());
     // The page was opened with ?token=: keep it for the page's own requests, never sent to another site.
     if (policy_->token_required() && req.has_param("token"))
-        res.set_header("Set-Cookie", fmt::format("{}={}; Path=/; HttpOnly; SameSite=Strict", access_policy::kCookie,
+        res.set_header("Set-Cookie", fmt::format("{}={}; Path=/; HttpOnly; SameSite=Strict", policy_->cookie_name(),
                                                  policy_->token()));
 }
 

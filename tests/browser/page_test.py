@@ -25,6 +25,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import urllib.error
+import urllib.request
 
 try:
     from selenium import webdriver
@@ -84,7 +86,8 @@ class Server:
         for line in self.process.stdout:
             found = re.search(r"gpujudge: serving (http://\S+)", line)
             if found:
-                self.url = found.group(1)
+                self.url = found.group(1)  # with ?token=, which the page keeps in a cookie
+                self.base = self.url.split("?")[0]
                 return
         sys.exit(f"page_test: the server ended without printing its URL (exit {self.process.wait()})")
 
@@ -376,6 +379,19 @@ def torch_flow(page, gpujudge, fixtures, work):
         server.stop()
 
 
+def token_flow(server):
+    """On the loopback too, nothing without the token: any user of the machine can reach 127.0.0.1."""
+    check("?token=" in server.url, "the printed URL carries the token")
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    for path in ("", "api/history"):
+        try:
+            opener.open(server.base + path, timeout=60)
+            status = 200
+        except urllib.error.HTTPError as error:
+            status = error.code
+        check(status == 401, f"without it, /{path} is refused ({status})")
+
+
 def grade_class(gpujudge, fixtures, work, data_dir):
     """A class of three on the host backend: two accepted (ranked by time), one wrong answer."""
     class_dir = os.path.join(work, "class")
@@ -432,8 +448,9 @@ def main():
         host_data = os.path.join(data_dir, "host")
         grade_class(args.gpujudge, fixtures, data_dir, host_data)
         servers.append(Server(args.gpujudge, ["--home", fixtures, "--backend", "host"], host_data))
+        token_flow(servers[-1])
         host_flow(page, servers[-1].url, fixtures)
-        leaderboard_flow(page, servers[-1].url)
+        leaderboard_flow(page, servers[-1].base)  # opened without the token: the page's cookie has it
         torch_flow(page, args.gpujudge, fixtures, data_dir)
     except Exception:
         driver.save_screenshot(os.path.join(data_dir, "failure.png"))

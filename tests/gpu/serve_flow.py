@@ -32,8 +32,10 @@ def start_server(args, data_dir):
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=sys.stderr, text=True, env=env)
     for line in server.stdout:
         found = re.search(r"gpujudge: serving (http://\S+)", line)
-        if found:
-            return server, found.group(1).rstrip("/")
+        if found:  # http://host:port/?token=...: every request sends the token
+            url, _, token = found.group(1).partition("/?token=")
+            OPENER.addheaders = [("Authorization", f"Bearer {token}")]
+            return server, url.rstrip("/")
     sys.exit(f"the server ended without printing its URL (exit {server.wait()})")
 
 

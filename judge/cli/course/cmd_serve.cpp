@@ -18,8 +18,8 @@ command_action define_serve(CLI::App& command) {
         ->check(CLI::Range(0, 65535));
     command
         .add_option("--host", opts->settings.host,
-                    "Address to listen on; any but the loopback (127.0.0.1, localhost, ::1) needs the token printed "
-                    "at start-up")
+                    "Address to listen on; on any, every request needs the token printed at start-up (other "
+                    "users of this machine reach the loopback too)")
         ->capture_default_str();
     command.add_option("--gradebook", opts->settings.gradebook,
                        "The grade whose leaderboards the Leaderboard view shows: its run folder or gradebook.db "
