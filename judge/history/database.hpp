@@ -27,7 +27,7 @@ struct timed_record {
     int samples = 0;
     double gbps = 0;
     double speedup = 0;           // against the baseline, 0 when unknown
-    std::string problem_version;  // see attempt::problem_version
+    std::string problem_version = {};  // see attempt::problem_version
 };
 
 struct personal_best {
