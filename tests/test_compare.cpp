@@ -163,3 +163,15 @@ TEST_CASE("passes_as finds one wrong element anywhere in a large output, checked
     have[count - 1] = std::nanf("");
     CHECK_FALSE(passes_as(spec, largest->scalars, expected, got));
 }
+
+TEST_CASE("an int output's never-written elements are left out of the error figures, as float ones are", "[compare]") {
+    host_array expected(element_type::i32, 2), got(element_type::i32, 2);
+    expected.as<std::int32_t>()[0] = 2;
+    expected.as<std::int32_t>()[1] = 5;
+    got.set_bits(0, poison_word(element_type::i32));
+    got.as<std::int32_t>()[1] = 7;
+    const std::string text = compare_output("count", expected, got, {0, 0}, {2}).describe();
+    INFO(text);
+    CHECK(text.find("  count[0]: expected 2, got nothing (never written)\n") != std::string::npos);
+    CHECK(text.find("  max abs error 2, max rel error 0.4") != std::string::npos);
+}

@@ -184,7 +184,7 @@ TEST_CASE("writes outside the output or into a const input are memory violations
     const auto past = judge_fake("writes_past_output");
     CHECK(past.overall == verdict::memory_violation);
     CHECK(past.tests[0].message ==
-          "solve wrote past the end of 'output' (0 bytes past it, element [1] of a buffer of 1)");
+          "solve wrote past the end of 'output' (element [1] of a buffer of 1, the first element past its end)");
     const auto input = judge_fake("writes_input");
     CHECK(input.overall == verdict::memory_violation);
     CHECK(input.tests[0].message == "solve wrote into the const input 'input': input[1] was 2, now 3");

@@ -40,8 +40,8 @@ std::optional<std::string> guarded_buffer::check_guards(const std::string& name)
     space_->download(guard.data(), static_cast<unsigned char*>(data()) + bytes_, guard_bytes_);
     for (std::size_t i = 0; i < guard_bytes_; ++i) {
         if (guard[i] == kGuardByte) continue;
-        return fmt::format("solve wrote past the end of '{}' ({} bytes past it, element [{}] of a buffer of {})", name,
-                           i, bytes_ / 4 + i / 4, bytes_ / 4);
+        return fmt::format("solve wrote past the end of '{}' (element [{}] of a buffer of {}{})", name,
+                           bytes_ / 4 + i / 4, bytes_ / 4, i < 4 ? ", the first element past its end" : "");
     }
     return std::nullopt;
 }

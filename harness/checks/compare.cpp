@@ -67,7 +67,8 @@ comparison compare_output(const std::string& name, const host_array& expected, c
         const double value = got.value(i);
         const bool ok =
             is_float ? float_matches(ref, value, tol.atol, tol.rtol) : int_matches(expected.bits(i), got.bits(i));
-        if (std::isfinite(ref) && std::isfinite(value)) {
+        const bool unwritten = got.bits(i) == poison;  // an int's poison is a number, but no answer's error
+        if (!unwritten && std::isfinite(ref) && std::isfinite(value)) {
             const double abs_error = std::fabs(value - ref);
             result.max_abs_error = std::max(result.max_abs_error, abs_error);
             if (ref != 0) result.max_rel_error = std::max(result.max_rel_error, abs_error / std::fabs(ref));
@@ -77,9 +78,9 @@ comparison compare_output(const std::string& name, const host_array& expected, c
             continue;
         }
         run_start = i + 1;
-        note_mismatch(result.pattern, i, got.bits(i) == poison, std::isfinite(ref) ? value : 0.0);
+        note_mismatch(result.pattern, i, unwritten, std::isfinite(ref) ? value : 0.0);
         if (result.num_mismatches++ < max_reported)
-            result.first_mismatches.push_back({i, coordinates_of(i, extents), ref, value, got.bits(i) == poison});
+            result.first_mismatches.push_back({i, coordinates_of(i, extents), ref, value, unwritten});
     }
     result.pattern.num_items = expected.size();
     return result;
