@@ -286,6 +286,10 @@ private:
 
     // One value of a literal list (examples, cycle): a number, or NaN and the infinities for floats.
     double element_of(const YAML::Node& node, const parameter& param, const std::string& where) const {
+        if (node.IsSequence())  // as `show` prints a buffer of two extents or more
+            fail(node, fmt::format("{}'{}' takes a flat list of numbers (row-major for a shape of more than one "
+                                   "extent), not nested lists",
+                                   where, param.name));
         const std::string text = text_of(node);
         const std::optional<double> special = special_float(text);
         const double value = special ? *special : number_of(node);
