@@ -135,14 +135,17 @@ TEST_CASE("a reference refused after writing its outputs leaves none cached: it 
 
 TEST_CASE("submit with a broken reference exits 10 and never charges the submission", "[broken_problems]") {
     for (const char* variant : {"reference_exit_0", "reference_exit_3", "reference_segfault", "reference_hang",
-                                "reference_throws", "reference_missing", "benchmark_beyond_memory"}) {
+                                "reference_throws", "reference_missing", "benchmark_beyond_memory",
+                                "reference_unwritten_beyond_examples", "reference_crash_beyond_examples"}) {
         INFO(variant);
         const fs::path dir = kFixtures + "/broken_problems/" + variant;
         const auto result = gpujudge_cli(
             {"--backend", "host", "submit", "--no-bench", dir.string(), kFixtures + "/host_solutions/correct.cpp"});
         CHECK(result.exit.code == exit_invalid_problem);
-        // expected_error.txt names reference.cpp relative to the variant; submit names it in full.
-        CHECK(contains(result.output, "gpujudge: " + (dir / expected_error(dir)).string() + "\n"));
+        // expected_error.txt names reference.cpp relative to the variant; submit names it in full. An
+        // example's expected outputs are its literal ones: submit's first reference test is 'N = 5'.
+        const std::string error = replaced_all(expected_error(dir), "test 'example'", "test 'N = 5'");
+        CHECK(contains(result.output, "gpujudge: " + (dir / error).string() + "\n"));
         CHECK_FALSE(contains(result.output, "runtime_error"));
     }
     CHECK(stray_runners().empty());

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
+#include <string>
 #include <vector>
 
 using namespace gpujudge;
@@ -174,4 +176,43 @@ TEST_CASE("an int output's never-written elements are left out of the error figu
     INFO(text);
     CHECK(text.find("  count[0]: expected 2, got nothing (never written)\n") != std::string::npos);
     CHECK(text.find("  max abs error 2, max rel error 0.4") != std::string::npos);
+}
+
+namespace {
+
+// A reference of count_array_element's signature (input, output[1], N, K) that writes what it is told.
+struct fake_reference : solve_function {
+    std::vector<int> writes;  // indices of output written, with `value`
+    std::int32_t value = 0;
+    std::optional<std::string> run(const std::vector<void*>& pointers, const scalar_values&) const override {
+        for (int i : writes) static_cast<std::int32_t*>(pointers[1])[i] = value;
+        return std::nullopt;
+    }
+};
+
+std::string reference_fault_of(const fake_reference& reference) {
+    const problem_spec spec = load_problem(std::string(GPUJUDGE_SOURCE_DIR) + "/problems/count_array_element");
+    std::vector<std::int32_t> input(4, 1);
+    try {
+        const named_arrays outputs =
+            run_reference_on_host(spec, {{"N", 4}, {"K", 1}}, {{"input", input.data()}}, reference);
+        return "written: " + std::to_string(outputs.at("output").as<std::int32_t>()[0]);
+    } catch (const reference_fault& fault) {
+        return fault.what();
+    }
+}
+
+}  // namespace
+
+TEST_CASE("a reference must write every output element, within the output, whatever its value", "[compare]") {
+    fake_reference reference;
+    CHECK(reference_fault_of(reference) == "'output'[0] was never written");
+    reference.writes = {0};
+    reference.value = static_cast<std::int32_t>(kReferenceFill.i32);  // the first fill's word, written
+    CHECK(reference_fault_of(reference) == "written: " + std::to_string(reference.value));
+    reference.value = 4;
+    CHECK(reference_fault_of(reference) == "written: 4");
+    reference.writes = {0, 1};
+    CHECK(reference_fault_of(reference) ==
+          "the reference wrote past the end of 'output' (element [1] of a buffer of 1)");
 }

@@ -2,10 +2,13 @@
 
 #include "spec/element_match.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstring>
 #include <functional>
 #include <future>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -17,8 +20,30 @@ std::map<std::string, void*> pointers_of(named_arrays& arrays) {
     return pointers;
 }
 
+namespace {
+
+constexpr unsigned char kReferenceGuardByte = 0xCD;
+constexpr std::size_t kReferenceGuardBytes = 64 * 1024;  // as solve's
+
+void fill_words(host_array& array, std::uint32_t word) {
+    for (std::size_t i = 0; i < array.size(); ++i) array.set_bits(i, word);
+}
+
+// The first guard byte the call changed, as "'name' (the first element past its end, ...)".
+std::optional<std::string> overrun(const std::string& name, const host_array& array) {
+    const auto* guard = static_cast<const unsigned char*>(array.data()) + array.size_bytes();
+    for (std::size_t i = 0; i < array.spare_bytes(); ++i) {
+        if (guard[i] == kReferenceGuardByte) continue;
+        return fmt::format("the reference wrote past the end of '{}' (element [{}] of a buffer of {})", name,
+                           array.size() + i / element_size(array.type()), array.size());
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars,
-                         const std::map<std::string, void*>& inputs, const solve_function& function) {
+                         const std::map<std::string, void*>& inputs, const solve_function& function, output_fill fill) {
     named_arrays outputs, missing;  // missing: an input not given (zeros)
     std::vector<void*> pointers(spec.params.size(), nullptr);
     for (std::size_t i = 0; i < spec.params.size(); ++i) {
@@ -29,12 +54,65 @@ named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars,
             pointers[i] = input->second;
             continue;
         }
-        host_array buffer(param.type, spec.element_count(param, scalars));
-        if (input != inputs.end()) std::memcpy(buffer.data(), input->second, buffer.size_bytes());
+        host_array buffer(param.type, spec.element_count(param, scalars), kReferenceGuardBytes);
+        std::memset(static_cast<unsigned char*>(buffer.data()) + buffer.size_bytes(), kReferenceGuardByte,
+                    buffer.spare_bytes());
+        if (input != inputs.end())
+            std::memcpy(buffer.data(), input->second, buffer.size_bytes());
+        else if (param.is_output())
+            fill_words(buffer, param.type == element_type::f32 ? fill.f32 : fill.i32);
         pointers[i] =
             (param.is_output() ? outputs : missing).emplace(param.name, std::move(buffer)).first->second.data();
     }
     if (auto raised = function.run(pointers, scalars)) throw std::runtime_error(*raised);
+    for (const auto& [name, array] : outputs)
+        if (auto past = overrun(name, array)) throw reference_fault(*past);
+    return outputs;
+}
+
+namespace {
+
+bool still_holds(const host_array& array, std::size_t i, output_fill fill) {
+    return array.bits(i) == (array.type() == element_type::f32 ? fill.f32 : fill.i32);
+}
+
+// The first element of a fully written output (not in-out) that holds `fill` in `first` and, for
+// ints, where `again` is given, kReferenceFillAgain in it: "'name'[i]".
+std::optional<std::string> first_unwritten(const problem_spec& spec, const named_arrays& first,
+                                           const named_arrays* again) {
+    for (const auto& param : spec.params) {
+        if (!param.is_pointer || param.role != param_role::out) continue;
+        const host_array& array = first.at(param.name);
+        for (std::size_t i = 0; i < array.size(); ++i) {
+            if (!still_holds(array, i, kReferenceFill)) continue;
+            if (array.type() == element_type::i32 &&
+                (!again || !still_holds(again->at(param.name), i, kReferenceFillAgain)))
+                continue;
+            return fmt::format("'{}'[{}] was never written", param.name, i);
+        }
+    }
+    return std::nullopt;
+}
+
+// Whether an int output holds the first fill word anywhere: only then is a second run needed.
+bool int_output_holds_fill(const problem_spec& spec, const named_arrays& outputs) {
+    for (const auto& param : spec.params) {
+        if (!param.is_pointer || param.role != param_role::out || param.type != element_type::i32) continue;
+        const host_array& array = outputs.at(param.name);
+        for (std::size_t i = 0; i < array.size(); ++i)
+            if (still_holds(array, i, kReferenceFill)) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+named_arrays run_reference_on_host(const problem_spec& spec, const scalar_values& scalars,
+                                   const std::map<std::string, void*>& inputs, const solve_function& function) {
+    named_arrays outputs = run_on_host(spec, scalars, inputs, function, kReferenceFill);
+    std::optional<named_arrays> again;
+    if (int_output_holds_fill(spec, outputs)) again = run_on_host(spec, scalars, inputs, function, kReferenceFillAgain);
+    if (auto unwritten = first_unwritten(spec, outputs, again ? &*again : nullptr)) throw reference_fault(*unwritten);
     return outputs;
 }
 

@@ -5,6 +5,8 @@
 #include "spec/problem_spec.hpp"
 #include "spec/solve_function.hpp"
 
+#include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 namespace gpujudge {
@@ -12,11 +14,31 @@ namespace gpujudge {
 // Each array's memory, by name: inputs for run_on_host.
 std::map<std::string, void*> pointers_of(named_arrays& arrays);
 
+// What an output (not in-out) holds before the reference runs, per element type: words it does not
+// compute. The float word is a quiet NaN with a payload that arithmetic keeps and never makes. Any
+// int may be a result, so an int element found holding its word is told apart with a second run.
+struct output_fill {
+    std::uint32_t f32 = 0, i32 = 0;
+};
+constexpr output_fill kReferenceFill{0x7FE5A5A5u, 0xA5A5A5A5u};
+constexpr output_fill kReferenceFillAgain{0x7FE5A5A5u, 0x5A5A5A5Au};
+
+// What the harness finds wrong with a reference's outputs, told apart from what the reference throws.
+struct reference_fault : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // Runs `function` (the reference) on inputs the caller holds (input-only parameters' memory, by
 // name), which the call must leave as they are, and returns its outputs by name; an in-out
-// parameter's output starts as a copy of its input.
+// parameter's output starts as a copy of its input, the others as `fill`, each followed by a guard.
+// Throws reference_fault naming the first element written past an output's end.
 named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars,
-                         const std::map<std::string, void*>& inputs, const solve_function& function);
+                         const std::map<std::string, void*>& inputs, const solve_function& function, output_fill fill);
+
+// run_on_host with kReferenceFill (and kReferenceFillAgain where an int output holds its word);
+// also throws reference_fault naming the first element the reference left unwritten.
+named_arrays run_reference_on_host(const problem_spec& spec, const scalar_values& scalars,
+                                   const std::map<std::string, void*>& inputs, const solve_function& function);
 
 // Compares every output; the comparisons that failed, empty when all passed.
 std::vector<comparison> compare_outputs(const problem_spec& spec, const scalar_values& scalars,

@@ -14,10 +14,14 @@ public:
     host_array() = default;
     host_array(element_type type, std::size_t num_items)
         : type_(type), num_items_(num_items), bytes_(num_items * element_size(type)) {}
+    // With `spare` bytes after the elements, outside size_bytes(): room for a guard.
+    host_array(element_type type, std::size_t num_items, std::size_t spare)
+        : type_(type), num_items_(num_items), bytes_(num_items * element_size(type) + spare) {}
 
     element_type type() const { return type_; }
     std::size_t size() const { return num_items_; }
-    std::size_t size_bytes() const { return bytes_.size(); }
+    std::size_t size_bytes() const { return num_items_ * element_size(type_); }
+    std::size_t spare_bytes() const { return bytes_.size() - size_bytes(); }
     void* data() { return bytes_.data(); }
     const void* data() const { return bytes_.data(); }
 

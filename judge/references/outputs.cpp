@@ -13,6 +13,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace gpujudge {
@@ -59,6 +60,20 @@ std::vector<std::filesystem::path> reference_outputs::ensure(const std::vector<i
     }
     if (job.requests.empty()) return paths;
     std::lock_guard<std::mutex> lock(mutex_);
+    try {
+        run(job);
+    } catch (const reference_crash_among& crash) {
+        // Several requests ran when it crashed: each alone, in order, names the test.
+        std::vector<std::size_t> running = crash.running;
+        std::sort(running.begin(), running.end());
+        for (std::size_t request : running)
+            if (request < job.requests.size()) run(reference_job{{job.requests[request]}});
+        throw problem_error(crash.what());  // none crashed alone
+    }
+    return paths;
+}
+
+void reference_outputs::run(const reference_job& job) {
     runner_settings host = settings_;
     host.backend = runner_backend::host;
     host.launcher.clear();  // the reference computes on the host: no tool watches it
@@ -89,7 +104,6 @@ std::vector<std::filesystem::path> reference_outputs::ensure(const std::vector<i
         throw;
     }
     if (cancelled_) throw cancelled();
-    return paths;
 }
 
 void reference_outputs::cancel() {

@@ -48,6 +48,7 @@ public:
 
 private:
     std::filesystem::path path_of(const item& entry, bool secret) const;
+    void run(const reference_job& job);  // in a reference process of its own
 
     const problem_spec& spec_;
     std::filesystem::path library_;

@@ -158,6 +158,7 @@ constexpr const char* compiling = "compiling";      // {test}: a first call that
 constexpr const char* returned = "returned";        // {test}: solve returned and the device is synchronised
 constexpr const char* outputs = "outputs";          // {test}: the call's outputs are in the window; an ack follows
 constexpr const char* result = "result";            // test_result_message
+constexpr const char* started = "started";          // {request}: the reference is called for a request
 constexpr const char* written = "written";          // {request}: a reference request's outputs are on disk
 constexpr const char* kernel_file = "kernel_file";  // kernel_file: one of Triton's kernel files, before `done`
 constexpr const char* fatal = "fatal";              // {message}: the runner cannot go on

@@ -869,11 +869,30 @@ void runner_session::write_references(const reference_job& asked) {
             request.expected_file = (kSandboxOutputs / name).string();
         }
     const std::uintmax_t printed_before = process_ ? process_->output_bytes() : 0;
-    const job_end end = run_job(
-        job_line(job::reference, job), [](const nlohmann::json&) {}, settings_.reference_limit_s,
-        settings_.reference_limit_s * static_cast<double>(std::max<std::size_t>(1, job.requests.size())));
+    std::vector<std::size_t> running;  // requests started and not written, oldest first
+    const auto follow = [&](const nlohmann::json& message) {
+        const std::string kind = message.at("event").get<std::string>();
+        if (kind != event::started && kind != event::written) return;
+        const auto request = message.at("body").at("request").get<std::size_t>();
+        if (kind == event::started) running.push_back(request);
+        if (kind == event::written) running.erase(std::remove(running.begin(), running.end(), request), running.end());
+    };
+    const job_end end =
+        run_job(job_line(job::reference, job), follow, settings_.reference_limit_s,
+                settings_.reference_limit_s * static_cast<double>(std::max<std::size_t>(1, job.requests.size())));
     const std::uintmax_t printed_after = process_ ? process_->output_bytes() : printed_before;
     auto failure = reference_failure(end, printed_after - printed_before);
+    const bool crashed = end.kind == job_end::how::closed;
+    const bool hung = end.kind == job_end::how::timeout || end.kind == job_end::how::overran;
+    // After a silence as long as the limit, every request running has run past it: the first is named.
+    // Past the job's limit, the oldest. A crash among several running is any one's.
+    std::optional<std::size_t> culprit;
+    if (failure && ((crashed && running.size() == 1) || (hung && !running.empty())))
+        culprit =
+            end.kind == job_end::how::timeout ? *std::min_element(running.begin(), running.end()) : running.front();
+    if (culprit && *culprit < asked.requests.size())
+        failure = fmt::format("test '{}': {}",
+                              spec_.tests.at(static_cast<std::size_t>(asked.requests[*culprit].test)).name, *failure);
     for (std::size_t i = 0; i < staged.size() && !failure; ++i) {
         if (!std::filesystem::exists(std::filesystem::symlink_status(staged[i])))
             failure = "the reference process ended its job without writing its outputs";
@@ -885,7 +904,9 @@ void runner_session::write_references(const reference_job& asked) {
     std::error_code ignored;
     for (const auto& file : staged) std::filesystem::remove(file, ignored);
     for (const auto& request : asked.requests) std::filesystem::remove(request.expected_file, ignored);
-    throw problem_error(fmt::format("{}: {}", (spec_.dir / "reference.cpp").string(), *failure));
+    const std::string message = fmt::format("{}: {}", (spec_.dir / "reference.cpp").string(), *failure);
+    if (crashed && running.size() > 1) throw reference_crash_among(message, running);
+    throw problem_error(message);
 }
 
 std::vector<std::pair<std::string, std::string>> runner_environment(const runner_settings& settings,

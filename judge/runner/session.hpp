@@ -1,6 +1,7 @@
 #pragma once
 // Runs jobs in a runner process and turns every way a runner can end (a result, a crash, exit(),
 // a hang, a forged message) into a verdict per test.
+#include "base/problem_error.hpp"
 #include "base/progress.hpp"
 #include "base/temp_dir.hpp"
 #include "checks/verdict.hpp"
@@ -103,6 +104,14 @@ std::vector<test_report> pending_reports(const problem_spec& spec, const std::ve
 using expected_by_test = std::map<int, named_arrays>;
 using expected_by_data_set = std::map<int, std::vector<named_arrays>>;
 
+// A reference that crashed while several of its requests ran at once: the requests running, one of
+// which crashed it (write_references' callers run each alone to name its test).
+struct reference_crash_among : problem_error {
+    reference_crash_among(const std::string& message, std::vector<std::size_t> running)
+        : problem_error(message), running(std::move(running)) {}
+    std::vector<std::size_t> running;  // indices into the job's requests, in order
+};
+
 // One runner process for one library. Started first thing, so that it opens the device while the
 // judge compiles; then loaded, then given jobs in turn.
 class runner_session {
@@ -133,7 +142,8 @@ public:
 
     // The outputs of the calls that gave a wrong answer, by test (for likely causes).
     const std::map<int, named_arrays>& wrong_outputs() const { return wrong_outputs_; }
-    // Has the reference write expected outputs; throws problem_error when it fails.
+    // Has the reference write expected outputs; throws problem_error when it fails, naming the test
+    // it failed on where that is known (reference_crash_among where one of several crashed it).
     void write_references(const reference_job& job);
 
     // Ends the job in progress at once, from any thread: the runner is killed and not waited

@@ -333,7 +333,9 @@ std::size_t reference_memory_budget() {
 // The reference's own exceptions, told apart from the harness's: the problem's author reads them.
 named_arrays call_reference(session& s, const scalar_values& scalars, const std::map<std::string, void*>& inputs) {
     try {
-        return run_on_host(s.spec, scalars, inputs, *s.function);
+        return run_reference_on_host(s.spec, scalars, inputs, *s.function);
+    } catch (const reference_fault&) {  // the harness's finding: an element left or overrun
+        throw;
     } catch (const std::exception& error) {
         throw std::runtime_error(fmt::format("the reference threw an exception: {}", error.what()));
     } catch (...) {
@@ -341,13 +343,13 @@ named_arrays call_reference(session& s, const scalar_values& scalars, const std:
     }
 }
 
-// A reference request's failure as its problem's author reads it; the harness out of memory names the
-// test and how much (the reference's own exceptions come wrapped, whatever they are).
+// A reference request's failure as its problem's author reads it, naming the test; the harness out
+// of memory says how much (the reference's own exceptions come wrapped, whatever they are).
 std::string request_failure(const test_spec& test, std::size_t bytes, const std::exception& error) {
     if (dynamic_cast<const std::bad_alloc*>(&error))
         return fmt::format("test '{}': out of host memory for its buffers ({:.1f} GB of inputs and outputs)", test.name,
                            static_cast<double>(bytes) / 1e9);
-    return error.what();
+    return fmt::format("test '{}': {}", test.name, error.what());
 }
 
 using data_key = std::pair<int, std::uint64_t>;  // test, seed
@@ -427,6 +429,8 @@ void run_reference_job(session& s, const reference_job& job) {
                 }
                 const double inputs_s = watch.lap();
                 const scalar_values& scalars = request.scalars.empty() ? test.scalars : request.scalars;
+                // The judge names the test of a reference that crashes or hangs from these.
+                s.out.send(message_of(event::started, nlohmann::json{{"request", i}}));
                 named_arrays outputs = call_reference(s, scalars, inputs);
                 const double reference_s = watch.lap();
                 write_outputs(request.expected_file, s.spec, outputs);

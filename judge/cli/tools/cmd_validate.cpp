@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "compile/compiler.hpp"
 #include "judging/declared_outcome.hpp"
+#include "references/timed_data.hpp"
 #include "sanitize/run.hpp"
 
 #include <fmt/format.h>
@@ -66,8 +67,9 @@ std::string disagreement(const problem_spec& spec, const test_spec& test, const 
     return newline == std::string::npos ? text : text + details.substr(newline);
 }
 
-// The reference, in a process of its own, against every example's literal outputs.
-void check_reference(problem_check& check, judge_context& context) {
+// The reference, in a process of its own, against every example's literal outputs; it must also
+// finish every functional test (and, with `benchmarks`, every benchmark) with all outputs written.
+void check_reference(problem_check& check, judge_context& context, bool benchmarks) {
     const problem_spec& spec = *check.spec;
     try {
         reference_outputs references(spec, build_reference(spec, context), context.compiler.cache_dir, context.runner);
@@ -75,6 +77,10 @@ void check_reference(problem_check& check, judge_context& context) {
         std::vector<reference_outputs::item> items;
         for (const int index : examples)
             items.push_back({index, {spec.tests[static_cast<std::size_t>(index)].seed, {}}, {}});
+        std::vector<test_kind> generated{test_kind::functional};
+        if (benchmarks) generated.push_back(test_kind::benchmark);
+        for (const int index : select_tests(spec, generated))
+            items.push_back({index, own_data(spec.tests[static_cast<std::size_t>(index)]), {}});
         const auto paths = references.ensure(items);
         for (std::size_t i = 0; i < examples.size(); ++i) {
             const test_spec& test = spec.tests[static_cast<std::size_t>(examples[i])];
@@ -196,13 +202,13 @@ std::optional<std::string> choose_device(const std::vector<problem_check>& check
     return std::nullopt;
 }
 
-// statement.md, the reference against the examples, and the solutions' headers.
-void check_files(problem_check& check, judge_context& context) {
+// statement.md, the reference, and the solutions' headers.
+void check_files(problem_check& check, judge_context& context, bool benchmarks) {
     if (!std::filesystem::exists(check.spec->dir / "statement.md"))
         check.errors.push_back(fmt::format("{}: missing", (check.spec->dir / "statement.md").string()));
     for (const test_spec& test : check.spec->tests)
         if (auto refused = beyond_memory(*check.spec, test)) check.errors.push_back(*refused);
-    check_reference(check, context);
+    check_reference(check, context, benchmarks);
     check.solutions = list_solutions(context.home, check.spec->slug);
     check.builds.resize(check.solutions.size());
     for (const auto& solution : check.solutions)
@@ -228,13 +234,13 @@ void compile_solutions(std::vector<problem_check>& checks, judge_context& contex
 }
 
 // The references and the compiles, before anything is printed: on a terminal, what is going on.
-void check_and_compile(std::vector<problem_check>& checks, judge_context& context, unsigned jobs) {
+void check_and_compile(std::vector<problem_check>& checks, judge_context& context, unsigned jobs, bool benchmarks) {
     const progress_scope shown(context.progress, false);
     for (std::size_t p = 0; p < checks.size(); ++p) {
         if (!checks[p].spec) continue;
         tell(context.progress, {progress_step::stage::references, static_cast<int>(p + 1),
                                 static_cast<int>(checks.size()), checks[p].name});
-        check_files(checks[p], context);
+        check_files(checks[p], context, benchmarks);
     }
     compile_solutions(checks, context, jobs, context.progress);
 }
@@ -279,7 +285,7 @@ command_action define_validate(CLI::App& command) {
                 fmt::print("validate {}: skipped, no GPU: {}\n", opts->run ? "--run" : "--sanitize", *no_device);
                 return static_cast<int>(exit_no_device);
             }
-        check_and_compile(checks, context.judge, opts->jobs);
+        check_and_compile(checks, context.judge, opts->jobs, opts->run);
         int exit = exit_accepted;
         for (auto& check : checks) {
             for (std::size_t s = 0; s < check.builds.size(); ++s) check_build(check, s);
