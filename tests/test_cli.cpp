@@ -225,3 +225,49 @@ TEST_CASE("the catalog: list shows all 18 problems, show prints each LeetGPU sig
         CHECK(contains(show.output, "## Signature\n  extern \"C\" void solve(" + params + ")\n"));
     }
 }
+
+TEST_CASE("validate <folder> takes the solutions of the folder's own home, never those of the home it runs in",
+          "[cli]") {
+    const temp_dir scratch("own-home");
+    const std::filesystem::path course = scratch.path() / "course";
+    std::filesystem::create_directories(course / "problems");
+    std::filesystem::copy(kFixtures + "/problems/tiny_sum", course / "problems" / "tiny_sum");
+    std::filesystem::create_directories(course / "solutions" / "tiny_sum");
+    const auto own = course / "solutions" / "tiny_sum" / "own.cu";
+    std::ofstream(own) << "// expect: acceptd\nint x;\n";
+    // header_home's one solution of tiny_sum is fine: only the course's own file can fail this.
+    const auto in_course =
+        run_command({GPUJUDGE_BIN_DIR "/gpujudge", "--color", "never", "--home", kFixtures + "/header_home", "validate",
+                     (course / "problems/tiny_sum").string()},
+                    std::chrono::seconds(120));
+    INFO(in_course.output);
+    CHECK(in_course.exit.code == exit_invalid_problem);
+    CHECK(contains(in_course.output, "  " + own.string() + ":1: unknown verdict 'acceptd' after 'expect:'"));
+    // A folder in no home's problems/: no home's solutions, and validate says so.
+    const auto draft = scratch.path() / "drafts" / "tiny_sum";
+    std::filesystem::create_directories(draft.parent_path());
+    std::filesystem::copy(kFixtures + "/problems/tiny_sum", draft);
+    const auto alone = run_command(
+        {GPUJUDGE_BIN_DIR "/gpujudge", "--color", "never", "--home", course.string(), "validate", draft.string()},
+        std::chrono::seconds(120));
+    INFO(alone.output);
+    CHECK(alone.exit.code == exit_accepted);
+    CHECK(contains(alone.output, "; no solutions looked for (the folder is in no home's problems/)\n"));
+}
+
+TEST_CASE("validate --run on the host backend skips .cu solutions, which need the device backend", "[cli]") {
+    const temp_dir home("host-run-home");
+    std::filesystem::create_directories(home.path() / "problems");
+    std::filesystem::copy(kFixtures + "/problems/tiny_sum", home.path() / "problems" / "tiny_sum");
+    std::filesystem::create_directories(home.path() / "solutions" / "tiny_sum");
+    std::filesystem::copy(kFixtures + "/path_home/solutions/tiny_sum/naive_atomics.cu",
+                          home.path() / "solutions" / "tiny_sum" / "naive_atomics.cu");
+    const auto result = run_command({GPUJUDGE_BIN_DIR "/gpujudge", "--color", "never", "--backend", "host", "--home",
+                                     home.path().string(), "validate", "--run", "tiny_sum"},
+                                    std::chrono::seconds(300));
+    INFO(result.output);
+    CHECK(result.exit.code == exit_accepted);
+    CHECK(contains(result.output,
+                   "  naive_atomics.cu" + std::string(25, ' ') + "skipped: a .cu solution needs the device backend\n"));
+    CHECK_FALSE(contains(result.output, "compile_error"));
+}

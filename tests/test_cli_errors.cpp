@@ -248,9 +248,9 @@ TEST_CASE("a bare // line in a solution's header is a blank line of the header",
     const auto header = read_solution_header(home + "/solutions/tiny_sum/bare_comment_line.cu");
     CHECK(header.header_error.empty());
     CHECK(header.expected == verdict::accepted);
-    const auto result = run_gpujudge({"--home", home, "validate", kTinySum});
+    const auto result = run_gpujudge({"--home", home, "validate", "tiny_sum"});
     CHECK(result.exit.code == exit_accepted);
-    CHECK(contains(result.output, "ok    " + kTinySum + " "));
+    CHECK(contains(result.output, "ok    tiny_sum "));
     CHECK(contains(result.output, "; 1 solutions\n"));
 }
 

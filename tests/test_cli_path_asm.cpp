@@ -97,10 +97,10 @@ TEST_CASE("steps declared wrong: validate and path name each file and line", "[c
     CHECK(path.exit.code == exit_invalid_problem);
     CHECK(path.output == expected);
 
-    const auto validate = run_gpujudge({"--home", home, "validate", kTinySum});
+    const auto validate = run_gpujudge({"--home", home, "validate", "tiny_sum"});
     CHECK(validate.exit.code == exit_invalid_problem);
     INFO(validate.output);
-    CHECK(contains(validate.output, "FAIL  " + kTinySum + "\n"));
+    CHECK(contains(validate.output, "FAIL  tiny_sum\n"));
     CHECK(contains(validate.output, "  " + dir +
                                         "spelled_out.cu:2: 'step:' takes a whole number from 1 (its place on the "
                                         "path), not 'two'\n"));

@@ -26,6 +26,7 @@ namespace {
 struct problem_check {
     std::string name;
     std::optional<problem_spec> spec;
+    std::optional<std::filesystem::path> home;  // whose solutions/<slug>/ go with it; none: no home's
     std::vector<solution_file> solutions;
     std::vector<compile_result> builds;
     std::vector<std::string> errors;
@@ -119,14 +120,32 @@ std::string declared_label(const solution_file& solution, const judgement& resul
     return fmt::format("DECLARED {}", declared_verdict(solution));
 }
 
+// The compiler's first error line (else its first line): why a file that should compile did not.
+std::string first_diagnostic(const std::string& diagnostics) {
+    std::size_t start = 0, first = std::string::npos;
+    for (std::size_t end; start < diagnostics.size(); start = end + 1) {
+        end = std::min(diagnostics.find('\n', start), diagnostics.size());
+        const std::string line = diagnostics.substr(start, end - start);
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        if (first == std::string::npos) first = start;
+        if (line.find("error") != std::string::npos) return line;
+    }
+    return first == std::string::npos ? "" : diagnostics.substr(first, diagnostics.find('\n', first) - first);
+}
+
 // Judges every solution that compiled as submit does (timed runs quick) and compares its verdict
-// with the declared one.
+// with the declared one. The host backend judges host sources: a .cu file needs the device one.
 void run_solutions(problem_check& check, judge_context& context, style look) {
     const problem_spec& spec = *check.spec;
     const judge_options options = validate_options(spec);
     for (std::size_t i = 0; i < check.solutions.size(); ++i) {
         const solution_file& solution = check.solutions[i];
         if (!check.builds[i].ok || (!solution.expected && !solution.rejected)) continue;
+        if (context.runner.backend == runner_backend::host && solution.path.extension() == ".cu") {
+            fmt::print("  {:<40} skipped: a .cu solution needs the device backend\n",
+                       solution.path.filename().string());
+            continue;
+        }
         const judgement result = judge_submission(spec, solution.path, options, context);
         const bench_entry* timed = submission_entry(result);
         const auto mismatch = declaration_mismatch(solution, result);
@@ -137,7 +156,10 @@ void run_solutions(problem_check& check, judge_context& context, style look) {
                    declared_label(solution, result, mismatch.has_value()),
                    median_us > 0 ? fmt::format("{:.1f} µs at {}", median_us, headline_test(spec).value_or("")) : "");
         std::fflush(stdout);
-        if (mismatch) check.errors.push_back(fmt::format("{}: {}", solution.path.string(), *mismatch));
+        if (!mismatch) continue;
+        const bool uncompiled = result.overall == verdict::compile_error && solution.expected != verdict::compile_error;
+        check.errors.push_back(fmt::format("{}: {}{}", solution.path.string(), *mismatch,
+                                           uncompiled ? ": " + first_diagnostic(result.compile.diagnostics) : ""));
     }
 }
 
@@ -176,6 +198,18 @@ void sanitize_solutions(problem_check& check, judge_context& context) {
     }
 }
 
+// The home a problem folder is in (<home>/problems/<slug>), if it is in one: its solutions are the
+// folder's, never those of the home validate runs in. Named as given where it can be (paths print so).
+std::optional<std::filesystem::path> home_of(const std::filesystem::path& dir) {
+    for (std::filesystem::path full : {dir.lexically_normal(), std::filesystem::absolute(dir).lexically_normal()}) {
+        if (full.filename().empty()) full = full.parent_path();  // "dir/"
+        if (full.parent_path().filename() != "problems") continue;
+        const std::filesystem::path home = full.parent_path().parent_path();
+        return home.empty() ? "." : home;
+    }
+    return std::nullopt;
+}
+
 std::vector<problem_check> load_checks(const std::vector<std::string>& targets, const std::filesystem::path& home) {
     std::vector<problem_check> checks(targets.size());
     for (std::size_t p = 0; p < targets.size(); ++p) {
@@ -183,6 +217,7 @@ std::vector<problem_check> load_checks(const std::vector<std::string>& targets, 
         check.name = targets[p];
         // An unknown name is a usage error here as in every command, not a failed problem.
         const std::filesystem::path dir = resolve_problem(home, targets[p]);
+        check.home = home_of(dir);
         try {
             check.spec = load_problem(dir);
         } catch (const std::exception& error) {
@@ -209,12 +244,13 @@ void check_files(problem_check& check, judge_context& context, bool benchmarks) 
     for (const test_spec& test : check.spec->tests)
         if (auto refused = beyond_memory(*check.spec, test)) check.errors.push_back(*refused);
     check_reference(check, context, benchmarks);
-    check.solutions = list_solutions(context.home, check.spec->slug);
+    if (!check.home) return;
+    check.solutions = list_solutions(*check.home, check.spec->slug);
     check.builds.resize(check.solutions.size());
     for (const auto& solution : check.solutions)
         if (!solution.header_error.empty()) check.errors.push_back(describe_header_error(solution));
     for (const auto& error : path_errors(check.solutions)) check.errors.push_back(error);
-    for (const auto& error : unjudged_sources(context.home, check.spec->slug)) check.errors.push_back(error);
+    for (const auto& error : unjudged_sources(*check.home, check.spec->slug)) check.errors.push_back(error);
 }
 
 // Every solution of every problem compiles in one parallel pass.
@@ -254,8 +290,10 @@ int print_outcome(const problem_check& check) {
     }
     std::size_t count[3] = {0, 0, 0};
     for (const auto& test : check.spec->tests) ++count[static_cast<int>(test.kind)];
-    fmt::print("ok    {:<28} {} examples, {} functional, {} benchmarks; {} solutions\n", check.name, count[0], count[1],
-               count[2], check.solutions.size());
+    const std::string solutions = check.home ? fmt::format("{} solutions", check.solutions.size())
+                                             : "no solutions looked for (the folder is in no home's problems/)";
+    fmt::print("ok    {:<28} {} examples, {} functional, {} benchmarks; {}\n", check.name, count[0], count[1], count[2],
+               solutions);
     return exit_accepted;
 }
 
