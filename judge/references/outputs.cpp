@@ -63,7 +63,7 @@ std::vector<std::filesystem::path> reference_outputs::ensure(const std::vector<i
     try {
         run(job);
     } catch (const reference_crash_among& crash) {
-        // Several requests ran when it crashed: each alone, in order, names the test.
+        // Several requests were under way when it crashed: each alone, in order, names the test.
         std::vector<std::size_t> running = crash.running;
         std::sort(running.begin(), running.end());
         for (std::size_t request : running)

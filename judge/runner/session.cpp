@@ -870,12 +870,15 @@ void runner_session::write_references(const reference_job& asked) {
         }
     const std::uintmax_t printed_before = process_ ? process_->output_bytes() : 0;
     std::vector<std::size_t> running;  // requests started and not written, oldest first
+    std::vector<bool> written(job.requests.size(), false);
     const auto follow = [&](const nlohmann::json& message) {
         const std::string kind = message.at("event").get<std::string>();
         if (kind != event::started && kind != event::written) return;
         const auto request = message.at("body").at("request").get<std::size_t>();
         if (kind == event::started) running.push_back(request);
-        if (kind == event::written) running.erase(std::remove(running.begin(), running.end(), request), running.end());
+        if (kind != event::written || request >= written.size()) return;
+        written[request] = true;
+        running.erase(std::remove(running.begin(), running.end(), request), running.end());
     };
     const job_end end =
         run_job(job_line(job::reference, job), follow, settings_.reference_limit_s,
@@ -884,10 +887,17 @@ void runner_session::write_references(const reference_job& asked) {
     auto failure = reference_failure(end, printed_after - printed_before);
     const bool crashed = end.kind == job_end::how::closed;
     const bool hung = end.kind == job_end::how::timeout || end.kind == job_end::how::overran;
+    // A crash is any running request's, or one taken before them still making its inputs: all those
+    // unwritten up to the last started are suspects, so that the test named is the same every run.
+    std::vector<std::size_t> suspects;
+    if (crashed && !running.empty())
+        for (std::size_t i = 0; i <= *std::max_element(running.begin(), running.end()) && i < written.size(); ++i)
+            if (!written[i]) suspects.push_back(i);
     // After a silence as long as the limit, every request running has run past it: the first is named.
-    // Past the job's limit, the oldest. A crash among several running is any one's.
+    // Past the job's limit, the oldest.
     std::optional<std::size_t> culprit;
-    if (failure && ((crashed && running.size() == 1) || (hung && !running.empty())))
+    if (failure && crashed && suspects.size() == 1) culprit = suspects.front();
+    if (failure && hung && !running.empty())
         culprit =
             end.kind == job_end::how::timeout ? *std::min_element(running.begin(), running.end()) : running.front();
     if (culprit && *culprit < asked.requests.size())
@@ -905,7 +915,7 @@ void runner_session::write_references(const reference_job& asked) {
     for (const auto& file : staged) std::filesystem::remove(file, ignored);
     for (const auto& request : asked.requests) std::filesystem::remove(request.expected_file, ignored);
     const std::string message = fmt::format("{}: {}", (spec_.dir / "reference.cpp").string(), *failure);
-    if (crashed && running.size() > 1) throw reference_crash_among(message, running);
+    if (crashed && suspects.size() > 1) throw reference_crash_among(message, suspects);
     throw problem_error(message);
 }
 

@@ -104,7 +104,7 @@ std::vector<test_report> pending_reports(const problem_spec& spec, const std::ve
 using expected_by_test = std::map<int, named_arrays>;
 using expected_by_data_set = std::map<int, std::vector<named_arrays>>;
 
-// A reference that crashed while several of its requests ran at once: the requests running, one of
+// A reference that crashed while several of its requests were under way: those requests, one of
 // which crashed it (write_references' callers run each alone to name its test).
 struct reference_crash_among : problem_error {
     reference_crash_among(const std::string& message, std::vector<std::size_t> running)
