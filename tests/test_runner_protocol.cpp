@@ -34,7 +34,7 @@ TEST_CASE("every job the judge sends survives its line", "[protocol]") {
                             "/tmp/c",
                             "/cache/python-prepared/ab",
                             "/judge/kernels",
-                            "/judge/out/kernels",
+                            true,
                             "mine.py",
                             true}};
     CHECK(round_trip(python) == nlohmann::json(python));
