@@ -71,6 +71,18 @@ private:
     std::vector<std::pair<std::string, std::string>> variables_;
 };
 
+// The text report print_submission writes for `result`, as the terminal would show it.
+std::string text_report(const judgement& result, const std::string& source) {
+    char* text = nullptr;
+    std::size_t size = 0;
+    FILE* out = open_memstream(&text, &size);
+    print_submission(out, tiny_sum(), source, result, {});
+    std::fclose(out);
+    const std::string report(text, size);
+    std::free(text);
+    return report;
+}
+
 }  // namespace
 
 TEST_CASE("the sandbox works here: bwrap starts and the filter loads", "[sandbox]") {
@@ -299,13 +311,7 @@ TEST_CASE(
 TEST_CASE("control characters a submission prints are escaped in the report and the JSON", "[sandbox]") {
     const auto result = judge_fake("prints_escapes");
     REQUIRE(result.overall == verdict::wrong_answer);
-    char* text = nullptr;
-    std::size_t size = 0;
-    FILE* out = open_memstream(&text, &size);
-    print_submission(out, tiny_sum(), "prints_escapes.cpp", result, {});
-    std::fclose(out);
-    const std::string report(text, size);
-    std::free(text);
+    const std::string report = text_report(result, "prints_escapes.cpp");
     CHECK(report.find("  | \\x1b[2J\\x1b]0;owned\\x07\\x0dverdict: accepted\\x9b\n  | \ttabbed\n") !=
           std::string::npos);
     CHECK(report.find('\x1b') == std::string::npos);
@@ -335,13 +341,7 @@ TEST_CASE("what solve prints without fflush reaches the report, the line without
     // Shown with any verdict: a learner debugging a passing file sees that the print ran.
     auto accepted = result;
     accepted.overall = verdict::accepted;
-    char* text = nullptr;
-    std::size_t size = 0;
-    FILE* out = open_memstream(&text, &size);
-    print_submission(out, tiny_sum(), "prints_without_flush.cpp", accepted, {});
-    std::fclose(out);
-    const std::string report(text, size);
-    std::free(text);
+    const std::string report = text_report(accepted, "prints_without_flush.cpp");
     CHECK(report.find("output of the program (last lines):\n  | debug: N=") != std::string::npos);
 }
 
@@ -349,13 +349,7 @@ TEST_CASE("control characters in the compiler's diagnostics and in test messages
     const auto result = judge_fake("warns_with_escapes");
     REQUIRE(result.overall == verdict::wrong_answer);
     REQUIRE(result.compile.diagnostics.find('\x1b') != std::string::npos);  // the compiler quotes the #warning
-    char* text = nullptr;
-    std::size_t size = 0;
-    FILE* out = open_memstream(&text, &size);
-    print_submission(out, tiny_sum(), "warns\x1b[2J.cpp", result, {});
-    std::fclose(out);
-    const std::string report(text, size);
-    std::free(text);
+    const std::string report = text_report(result, "warns\x1b[2J.cpp");
     CHECK(report.find('\x1b') == std::string::npos);
     CHECK(report.find("\\x1b[32mverdict: accepted") != std::string::npos);
     CHECK(report.find("source   warns\\x1b[2J.cpp\n") != std::string::npos);
