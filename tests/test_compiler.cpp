@@ -15,9 +15,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 #include <iterator>
 #include <optional>
+#include <thread>
 
 using namespace gpujudge;
 

@@ -26,7 +26,7 @@ struct timed_record {
     double min_ms = 0;
     int samples = 0;
     double gbps = 0;
-    double speedup = 0;           // against the baseline, 0 when unknown
+    double speedup = 0;                // against the baseline, 0 when unknown
     std::string problem_version = {};  // see attempt::problem_version
 };
 
