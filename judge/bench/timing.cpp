@@ -13,6 +13,8 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 
 namespace gpujudge {
 
@@ -67,12 +69,22 @@ void refuse_below_floor(bench_figures& f, double bytes, double held_in_l2, doubl
         f.median_us, clock, bytes, less, floor_us, peak_gbps, 100 * kFloorMargin);
 }
 
+// The runner binary's hash, once a process: it is tens of MB, and each submit keys reference points.
+std::string runner_hash(const std::filesystem::path& runner_exe) {
+    static std::mutex mutex;
+    static std::map<std::filesystem::path, std::string> hashes;
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto found = hashes.find(runner_exe);
+    if (found == hashes.end()) found = hashes.emplace(runner_exe, file_hash(runner_exe)).first;
+    return found->second;
+}
+
 // The key under which a reference point's figures stay valid: device, its library, runner, problem,
 // and what else it depends on (`more`: the torch version for the PyTorch one-liner). The device by
 // its UUID, as the ceiling (bench/device_probe.hpp): each GPU times its own reference points.
 std::string reference_key(const problem_spec& spec, const judge_context& context, const std::string& device_uuid,
                           const std::filesystem::path& library, const std::vector<std::string>& more = {}) {
-    std::vector<std::string> parts{device_uuid, library.filename().string(), file_hash(context.runner.runner_exe),
+    std::vector<std::string> parts{device_uuid, library.filename().string(), runner_hash(context.runner.runner_exe),
                                    file_hash(spec.dir / "problem.yaml")};
     parts.insert(parts.end(), more.begin(), more.end());
     return content_hash(parts);
