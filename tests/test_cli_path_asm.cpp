@@ -2,6 +2,7 @@
 // steps declared wrong (validate and path both refuse them), and asm --ptx through the real nvcc, whose
 // SASS counterpart needs nvdisasm (exit 13 without it).
 #include "base/exit_codes.hpp"
+#include "base/temp_dir.hpp"
 #include "cli_test_support.hpp"
 
 #include <catch2/catch.hpp>
@@ -196,10 +197,14 @@ TEST_CASE("asm: the SASS of nvcc's cubin through nvdisasm, here a stand-in that 
     // tests/fixtures/disasm/bin/nvdisasm refuses anything but a cubin holding reduce_float4_kernel, asked
     // for code with inline line info, and prints the canned listing with this file's path in it (so the
     // line numbers are the listing's, the text beside them this file's).
+    // A cache of its own: a cubin cached from another path (the page's copy of this file) names that
+    // path in its line info, which the stand-in, printing kFloat4's, would not match.
+    const temp_dir cache("asm-cache");
     const char* path = std::getenv("PATH");
-    const auto result = gpujudge_env(
-        {"PATH=" + kFixtures + "/disasm/bin:" + (path ? path : "/usr/bin:/bin"), "FAKE_NVDISASM_SOURCE=" + kFloat4},
-        {"--home", kSource, "asm", "reduction", kFloat4, "--arch", "sm_90", "--kernel", "reduce_float4"});
+    const auto result =
+        gpujudge_env({"PATH=" + kFixtures + "/disasm/bin:" + (path ? path : "/usr/bin:/bin"),
+                      "FAKE_NVDISASM_SOURCE=" + kFloat4, "GPUJUDGE_CACHE_DIR=" + cache.path().string()},
+                     {"--home", kSource, "asm", "reduction", kFloat4, "--arch", "sm_90", "--kernel", "reduce_float4"});
     INFO(result.output);
     CHECK(result.exit.code == exit_accepted);
     CHECK(result.output.rfind("problem  Reduction (reduction)\nsource   " + kFloat4 +
