@@ -154,11 +154,12 @@ std::string replace_path(std::string text, const std::string& path, const std::s
 constexpr const char* kSourceMark = "\x01source\x01";
 
 struct cache_entry {
-    include_scan includes;  // what the key holds of the source's folder: all the compiler may read of it
+    // What the key holds of the source's folder, all the compiler may read of it; incomplete (a header
+    // named by a macro): the key is unique, and the entry is never reused.
+    include_scan includes;
     std::filesystem::path library;
     std::filesystem::path log;     // the compiler's warnings, shown again on every cache hit
     std::filesystem::path origin;  // the path compiled (compile_result::compiled_from)
-    bool reusable = true;
 };
 
 cache_entry cache_entry_for(const std::filesystem::path& source, const std::string& header,
@@ -176,7 +177,7 @@ cache_entry cache_entry_for(const std::filesystem::path& source, const std::stri
     }
     const auto dir = settings.cache_dir / "lib";
     std::filesystem::create_directories(dir);
-    return {includes, dir / (key + suffix), dir / (key + ".log"), dir / (key + ".source"), includes.complete};
+    return {includes, dir / (key + suffix), dir / (key + ".log"), dir / (key + ".source")};
 }
 
 std::string read_diagnostics(const cache_entry& entry, const std::filesystem::path& source) {
@@ -332,7 +333,7 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
     const std::string header = forced_header(spec, function);
     const cache_entry entry = cache_entry_for(source, header, tools, flags, suffix, settings);
     result.library = entry.library;
-    if (entry.reusable && std::filesystem::exists(entry.library)) {
+    if (entry.includes.complete && std::filesystem::exists(entry.library)) {
         result.ok = result.cached = true;
         result.diagnostics = read_diagnostics(entry, source);
         result.compiled_from = read_origin(entry);
@@ -359,7 +360,7 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
     }
     result.diagnostics = trim_diagnostics(run.output, header_path.string());  // warnings
     result.compiled_from = source;
-    if (entry.reusable) {  // first: a hit finds all three
+    if (entry.includes.complete) {  // first: a hit finds all three
         write_diagnostics(entry, source, result.diagnostics);
         write_file_atomically(entry.origin, source.string() + "\n");
     }
