@@ -197,3 +197,25 @@ TEST_CASE("x torch reaches the JSON, and figures kept before it read back with n
     earlier.erase("speedup_torch");
     CHECK(earlier.get<bench_figures>().speedup_torch == 0);
 }
+
+TEST_CASE("bench says why a file has no time: its compile error's line, a run's verdict and message", "[bench]") {
+    bench_report report = one_entry(false, true);
+    bench_figures& f = report.entries.back().figures.back();
+    f.result = verdict::wrong_answer;
+    f.message = "'output'[0] = 7 where 8 was expected\n(1 of 1 elements wrong)";
+    bench_entry broken{"solutions/reduction/broken.cu", false, false, false, {}, {}};
+    broken.compile.diagnostics =
+        "broken.cu(3): warning #177-D: unused\nbroken.cu(9): error: identifier \"n\" is "
+        "undefined\n1 error detected\n";
+    report.entries.push_back(broken);
+    const std::string text = bench_markdown(report);
+    INFO(text);
+    CHECK(text.find("| x.cu | N = 100M | wrong_answer |") != std::string::npos);
+    CHECK(text.find("\nNot timed, and why:\n"
+                    "  x.cu at N = 100M: wrong_answer: 'output'[0] = 7 where 8 was expected\n"
+                    "  broken.cu: compile_error: broken.cu(9): error: identifier \"n\" is undefined\n") !=
+          std::string::npos);
+    const nlohmann::json json = bench_json(report);
+    CHECK(json.at("entries").at(1).at("compile_error") == "broken.cu(9): error: identifier \"n\" is undefined");
+    CHECK(json.at("entries").at(0).at("compile_error") == "");
+}

@@ -162,9 +162,16 @@ TEST_CASE("a best set on an edited copy of a problem is no best of the catalog's
     const auto json = nlohmann::json::parse(in_home(kFixtures, {"history", "--json"}).output);
     CHECK(json.at("attempts").size() == 1);  // listed as history
     CHECK(json.at("personal_bests").empty());
+    const auto marked = in_home(kFixtures, {"history"}).output;
+    CHECK(contains(marked, "  tiny_sum *               submit  accepted "));
+    CHECK(contains(marked,
+                   "\n* judged on an earlier version of the problem (its problem.yaml, reference or folder "
+                   "has changed since): not counted among the personal bests\n"));
+    CHECK(contains(in_home(GPUJUDGE_SOURCE_DIR, {"history"}).output, "  tiny_sum ?               submit  accepted "));
     REQUIRE(in_home(kFixtures, {"submit", "tiny_sum", fake("correct")}).exit.code == exit_accepted);
     CHECK(contains(in_home(kFixtures, {"list"}).output, " at N = 100000 ("));
     CHECK(nlohmann::json::parse(in_home(kFixtures, {"history", "--json"}).output).at("personal_bests").size() == 1);
+    CHECK(contains(in_home(kFixtures, {"history"}).output, "  tiny_sum                 submit  accepted "));
 }
 
 TEST_CASE("an unusable history: history says so (usage), run still judges", "[cli][history]") {

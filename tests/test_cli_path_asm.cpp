@@ -174,6 +174,14 @@ TEST_CASE("asm: --kernel picks kernels, a wrong signature is a compile error, --
     const auto arch = run_gpujudge({"--home", kSource, "asm", "reduction", kFloat4, "--ptx", "--arch", "90"});
     CHECK(arch.exit.code == exit_usage);
     CHECK(arch.output == "gpujudge: --arch 90: not an architecture like sm_90, sm_89 or sm_90a\n");
+    // Well formed but unknown to this nvcc: a usage error naming what it knows, not nvcc's compile error.
+    const auto unknown = run_gpujudge({"--home", kSource, "asm", "reduction", kFloat4, "--ptx", "--arch", "sm_999"});
+    CHECK(unknown.exit.code == exit_usage);
+    CHECK(contains(unknown.output, "gpujudge: --arch sm_999: nvcc does not compile for it; it knows sm_"));
+    CHECK(contains(unknown.output, "sm_90, "));
+    const auto feature = run_gpujudge({"--home", kSource, "asm", "reduction", kFloat4, "--ptx", "--arch", "sm_90a"});
+    CHECK(feature.exit.code == exit_accepted);
+    CHECK(contains(feature.output, "PTX for sm_90a"));
 }
 
 TEST_CASE("asm without nvdisasm says where it looked, with exit code 13, and refuses a Python file", "[cli][asm]") {

@@ -3,6 +3,7 @@
 // signature). Host builds (compile_host) run the same cache code as nvcc builds in a fraction of the
 // time; two tests build with nvcc. And the compile's sandbox: a source sees its own folder, never the
 // judge's cache or history, and what the compiler leaves is taken only as a regular file.
+#include "base/content_hash.hpp"
 #include "base/file_text.hpp"
 #include "base/temp_dir.hpp"
 #include "compile/compiler.hpp"
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <optional>
 #include <thread>
@@ -533,4 +535,65 @@ TEST_CASE("compiles at once: one per core, no more than memory holds at each one
     CHECK(compiles_at_once(limits) == 1);
     limits.memory_mib = 1;  // memory is no bound: the cores are
     CHECK(compiles_at_once(limits) == std::max(1u, std::thread::hardware_concurrency()));
+}
+
+TEST_CASE("the compiler is shown the bytes the key and the hash were made of, whatever the file becomes meanwhile",
+          "[compiler][sandbox]") {
+    // A stand-in compiler that waits, then writes what it reads of the source and its header as the
+    // "library". A student swapping his hand-in during a grade was judged on bytes his row did not name,
+    // and the cache kept that library under the other bytes' key.
+    workspace space;
+    const fs::path tool = space.write("tools/bin/c++",
+                                      "#!/bin/sh\n"
+                                      "[ \"$1\" = --version ] && { echo stand-in; exit 0; }\n"
+                                      "for arg; do [ \"$previous\" = -o ] && out=$arg; previous=$arg; done\n"
+                                      "sleep 2\n"
+                                      "cat \"$arg\" \"$(dirname \"$arg\")/sum.h\" > \"$out\"\n");
+    fs::permissions(tool, fs::perms::owner_all);
+    space.settings.host_compiler = tool.string();
+    const std::string first_source = "// first\n" + std::string(kSolve), first_header = "// first\n";
+    const fs::path header = space.write("sum.h", first_header);
+    const fs::path source = space.write("solution.cpp", first_source);
+    auto compiling = std::async(std::launch::async, [&] { return space.host(source); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    space.write("solution.cpp", "// second\n" + std::string(kSolve));
+    space.write("sum.h", "// second\n");
+    const compile_result built = compiling.get();
+    INFO(built.diagnostics);
+    REQUIRE(built.ok);
+    const std::string seen = read_file_text(built.library).value_or("");
+    if (built.source_hash == content_hash({first_source}))  // hashed before the rewrite, as it should have been
+        CHECK(seen == first_source + first_header);
+    else  // the machine was slow enough that the compile began after it: all of it the second bytes
+        CHECK(seen == "// second\n" + std::string(kSolve) + "// second\n");
+}
+
+TEST_CASE("a compiler wrapper in ~/bin shows the compile its bin folder, never the home around it",
+          "[compiler][sandbox]") {
+    // bin/.. of a wrapper in ~/bin is the home: bound whole, it showed the compile every file of the
+    // grader's (classmates' hand-ins, a staff secret quoted back in a compile error).
+    workspace space;
+    const fs::path home = space.sources.path() / "home";
+    const fs::path wrapper = space.write("home/bin/c++", "#!/bin/sh\nexec c++ \"$@\"\n");
+    fs::permissions(wrapper, fs::perms::owner_all);
+    space.write("home/secret.h", "#define SECRET 42\n");
+    const fs::path source =
+        space.write("elsewhere/reads_home.cpp",
+                    "#include \"" + (home / "secret.h").string() +
+                        "\"\nextern \"C\" void solve(const float*, float* o, int) { o[0] = SECRET; }\n");
+    space.settings.host_compiler = wrapper.string();
+    const char* before = std::getenv("HOME");
+    const std::string kept = before ? before : "";
+    setenv("HOME", home.c_str(), 1);
+    const compile_result built = space.host(source);
+    const compile_result plain = space.host(
+        space.write("elsewhere/plain.cpp", "extern \"C\" void solve(const float*, float* o, int) { o[0] = 1; }\n"));
+    if (before)
+        setenv("HOME", kept.c_str(), 1);
+    else
+        unsetenv("HOME");
+    INFO(built.diagnostics);
+    CHECK_FALSE(built.ok);
+    CHECK(contains(built.diagnostics, "secret.h: No such file or directory"));
+    CHECK(plain.ok);  // the wrapper itself is there
 }

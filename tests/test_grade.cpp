@@ -7,6 +7,7 @@
 #include "base/hex_text.hpp"
 #include "base/json_text.hpp"
 #include "base/temp_dir.hpp"
+#include "compile/error_reason.hpp"
 #include "grade/grade_reports.hpp"
 #include "grade/gradebook.hpp"
 #include "grade/local_grader.hpp"
@@ -14,8 +15,11 @@
 #include "process/child_process.hpp"
 #include "process/nvidia_gpus.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sqlite3.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -767,4 +771,186 @@ TEST_CASE("two files built to share an XXH3 hash are two submissions: each is ju
     CHECK(contains(graded.output, "1 to judge, 1 unchanged, 0 judged under another name"));
     CHECK(cls.rows().at("alice/tiny_sum.cpp").status == "accepted");
     CHECK(cls.rows().at("mallory/tiny_sum.cpp").status == "wrong_answer");
+}
+
+TEST_CASE("a run folder is one class's, graded by one gpujudge at a time", "[grade]") {
+    class_folder first("grade_claim_first");
+    class_folder second("grade_claim_second");
+    first.hand_in("alice", "tiny_sum.cpp", "correct");
+    second.hand_in("bob", "tiny_sum.cpp", "off_by_one");
+    REQUIRE(first.grade({"--no-bench"}).exit.code == exit_accepted);
+
+    // Another class into the same folder would drop alice's row as "removed": refused, the gradebook kept.
+    std::vector<std::string> into_first = second.argv({"--no-bench"});
+    *(std::find(into_first.begin(), into_first.end(), "--out") + 1) = first.run().string();
+    const auto other = run_command(into_first, std::chrono::seconds(600));
+    CHECK(other.exit.code == exit_usage);
+    CHECK(other.output == "gpujudge: grade: " + first.run().string() + " holds the grade of the class folder " +
+                              first.dir().string() + ", not " + second.dir().string() +
+                              ": grade into another folder (--out), or remove " +
+                              (first.run() / "class-folder").string() + " if that class folder was moved here\n");
+    REQUIRE(first.rows().size() == 1);
+    CHECK(first.rows().at("alice/tiny_sum.cpp").status == "accepted");
+
+    // While another gpujudge holds the folder (here: this test, with its pid), a grade waits for nobody.
+    const int held = open((first.run() / ".lock").c_str(), O_RDWR);
+    REQUIRE(held >= 0);
+    REQUIRE(flock(held, LOCK_EX | LOCK_NB) == 0);
+    const std::string pid = std::to_string(getpid());
+    REQUIRE(ftruncate(held, 0) == 0);
+    REQUIRE(write(held, pid.data(), pid.size()) == static_cast<ssize_t>(pid.size()));
+    const auto busy = first.grade({"--no-bench"});
+    CHECK(busy.exit.code == exit_usage);
+    CHECK(busy.output == "gpujudge: grade: another gpujudge (pid " + pid + ") is grading into " + first.run().string() +
+                             ": wait for it to end, or grade into another folder (--out)\n");
+    close(held);
+    CHECK(first.grade({"--no-bench"}).exit.code == exit_accepted);  // released: graded again
+
+    const auto nowhere =
+        run_command({GPUJUDGE_BIN_DIR "/gpujudge", "grade", "--collect", (first.root() / "no_such_run").string()},
+                    std::chrono::seconds(60));
+    CHECK(nowhere.exit.code == exit_usage);
+    CHECK(nowhere.output == "gpujudge: grade: " + (first.root() / "no_such_run").string() + ": no such run folder\n");
+    CHECK_FALSE(std::filesystem::exists(first.root() / "no_such_run"));
+}
+
+TEST_CASE("grade --slurm: a task that failed names its state, its output file and the output's last line",
+          "[grade][slurm]") {
+    class_folder cls("grade_slurm_task_failed");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    cls.hand_in("bob", "tiny_sum.cpp", "off_by_one");
+    // Two tasks: task 0 ran out of time after printing, task 1 never started and left nothing.
+    cls.slurm_command("sbatch", R"(for arg; do case "$arg" in --output=*) out="${arg#--output=}";; esac; done
+printf 'judging alice\nslurmstepd: error: *** JOB 4243 ON n1 CANCELLED DUE TO TIME LIMIT ***\n\n' > "${out%task-%a.out}task-0.out"
+echo 4243
+)");
+    cls.slurm_command("squeue", "printf '0|TIMEOUT\\n1|CANCELLED by 0\\n'\n");
+    const auto graded = cls.grade({"--slurm", "--tasks", "2", "--no-bench"}, {cls.path()});
+    INFO(graded.output);
+    CHECK(graded.exit.code == exit_accepted);
+    const auto job = cls.run() / "slurm" / "job-1";
+    const auto rows = cls.rows();
+    CHECK(rows.at("alice/tiny_sum.cpp").reason ==
+          "Slurm task 4243_0 TIMEOUT before judging it; its output ends: slurmstepd: error: *** JOB 4243 ON n1 "
+          "CANCELLED DUE TO TIME LIMIT *** (" +
+              (job / "task-0.out").string() + ") (--retry-failed judges it again)");
+    CHECK(rows.at("bob/tiny_sum.cpp").reason == "Slurm task 4243_1 CANCELLED before judging it; it left no output (" +
+                                                    (job / "task-1.out").string() +
+                                                    ") (--retry-failed judges it again)");
+}
+
+TEST_CASE("grade refuses a request that would misfire before it makes a run folder or a job", "[grade]") {
+    class_folder cls("grade_refusals");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    const auto refused = [&](const std::vector<std::string>& args, const std::string& message) {
+        std::vector<std::string> argv = cls.argv(args);
+        const auto result = run_command(argv, std::chrono::seconds(120));
+        INFO(result.output);
+        CHECK(result.exit.code == exit_usage);
+        CHECK(result.output == "gpujudge: grade: " + message + "\n");
+        CHECK_FALSE(std::filesystem::exists(cls.run()));
+    };
+    // A student's file typed after the class would have been sbatch's job script.
+    const std::string file = (cls.dir() / "alice" / "tiny_sum.cpp").string();
+    refused({file, "--slurm"},
+            "'" + file + "': one class folder at a time (options for sbatch go after --, each starting with -)");
+    refused({"--partition", "gpu"},
+            "--partition, --time, --account, --tasks, --no-wait and sbatch options go with --slurm");
+    refused({"--no-wait"}, "--partition, --time, --account, --tasks, --no-wait and sbatch options go with --slurm");
+
+    std::vector<std::string> typo = cls.argv({});
+    *std::find(typo.begin(), typo.end(), cls.dir().string()) = cls.dir().string() + "x";
+    const auto mistyped = run_command(typo, std::chrono::seconds(120));
+    CHECK(mistyped.exit.code == exit_usage);
+    CHECK(mistyped.output == "gpujudge: grade: " + cls.dir().string() + "x: no such folder\n");
+    CHECK_FALSE(std::filesystem::exists(cls.run()));
+
+    std::vector<std::string> inside = cls.argv({});
+    *(std::find(inside.begin(), inside.end(), "--out") + 1) = (cls.dir() / "alice").string();
+    const auto into_alice = run_command(inside, std::chrono::seconds(120));
+    CHECK(into_alice.exit.code == exit_usage);
+    CHECK(into_alice.output == "gpujudge: grade: the run folder " + (cls.dir() / "alice").string() +
+                                   " lies inside the class folder " + cls.dir().string() +
+                                   ": it would be taken for a student's; give --out a folder outside it\n");
+    CHECK_FALSE(std::filesystem::exists(cls.dir() / "alice" / "gradebook.db"));
+}
+
+TEST_CASE("grade . in a class folder that holds a problems/ folder does not take it for the course's home", "[grade]") {
+    class_folder cls("grade_home_in_class");
+    cls.hand_in("mallory", "tiny_sum.cpp", "off_by_one");
+    plant_lenient_tiny_sum(cls.dir() / "problems" / "tiny_sum");  // a "student" named problems
+    std::vector<std::string> argv = cls.argv({"--no-bench"});
+    argv.erase(std::find(argv.begin(), argv.end(), "--home"), std::find(argv.begin(), argv.end(), "--home") + 2);
+    *std::find(argv.begin(), argv.end(), cls.dir().string()) = ".";
+    argv.insert(argv.begin(), {"sh", "-c", "cd \"$0\" && exec \"$@\"", cls.dir().string()});
+    const auto graded = run_command(argv, std::chrono::seconds(600));
+    CHECK(graded.exit.code == exit_usage);
+    CHECK(graded.output == "gpujudge: grade: the home " + cls.dir().string() +
+                               " lies inside the class folder .: a "
+                               "student's problems/ would judge the "
+                               "class; name the course's with --home "
+                               "or GPUJUDGE_HOME\n");
+}
+
+TEST_CASE("a run folder graded with one home's problems is not graded with another's", "[grade]") {
+    class_folder cls("grade_other_home");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    REQUIRE(cls.grade({"--no-bench"}).exit.code == exit_accepted);
+    std::vector<std::string> argv = cls.argv({"--no-bench"});
+    *(std::find(argv.begin(), argv.end(), "--home") + 1) = GPUJUDGE_SOURCE_DIR;  // a mistyped --home
+    const auto other = run_command(argv, std::chrono::seconds(600));
+    CHECK(other.exit.code == exit_usage);
+    const std::string fixtures = std::filesystem::weakly_canonical(kFixtures).string();
+    CHECK(other.output == "gpujudge: grade: " + cls.run().string() + " was graded with the problems of " + fixtures +
+                              ", not " + std::filesystem::weakly_canonical(GPUJUDGE_SOURCE_DIR).string() +
+                              ": grade with --home " + fixtures + ", or into another folder (--out)\n");
+    CHECK(cls.rows().at("alice/tiny_sum.cpp").status == "accepted");
+}
+
+TEST_CASE("a reference that fails while a class is judged makes its rows invalid_problem, exit 10, said once",
+          "[grade]") {
+    class_folder cls("grade_reference_fails", "");
+    const auto home = cls.root() / "home";
+    std::filesystem::create_directories(home / "problems");
+    std::filesystem::copy(kFixtures + "/problems/tiny_sum", home / "problems" / "tiny_sum",
+                          std::filesystem::copy_options::recursive);
+    std::ofstream(home / "problems" / "tiny_sum" / "reference.cpp")
+        << "#include <cstdlib>\n"
+           "extern \"C\" void reference(const float* input, float* output, int N) {\n"
+           "    if (N > 500) std::exit(0);\n"
+           "    double sum = 0;\n"
+           "    for (int i = 0; i < N; ++i) sum += input[i];\n"
+           "    output[0] = static_cast<float>(sum);\n"
+           "}\n";
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    cls.hand_in("bob", "tiny_sum.cpp", "off_by_one");
+    std::vector<std::string> argv = cls.argv({"--no-bench"});
+    *(std::find(argv.begin(), argv.end(), "--home") + 1) = home.string();
+    const auto graded = run_command(argv, std::chrono::seconds(600));
+    INFO(graded.output);
+    CHECK(graded.exit.code == exit_invalid_problem);
+    CHECK(contains(graded.output,
+                   "grade: problem tiny_sum is invalid: its 2 submissions were not judged (not counted "
+                   "against the students): gpujudge validate tiny_sum, then grade again\n"));
+    for (const auto& [file, row] : cls.rows()) {
+        CHECK(row.status == "invalid_problem");
+        CHECK(contains(row.reason, "reference"));
+    }
+    CHECK(contains(cls.file("summary.md"), "## Invalid problems\n\n- tiny_sum: 2 submissions not judged: "));
+}
+
+TEST_CASE("a machine error stops the grade with exit 13 rather than fill the gradebook with judge_error", "[grade]") {
+    class_folder cls("grade_machine_error");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    cls.hand_in("bob", "tiny_sum.cpp", "off_by_one");
+    std::ofstream(cls.root() / "not_a_folder") << "a file";
+    std::vector<std::string> argv = cls.argv({"--no-bench"});
+    *std::find_if(argv.begin(), argv.end(), [](const std::string& a) {
+        return a.rfind("GPUJUDGE_CACHE_DIR=", 0) == 0;
+    }) = "GPUJUDGE_CACHE_DIR=" + (cls.root() / "not_a_folder").string();
+    const auto graded = run_command(argv, std::chrono::seconds(600));
+    INFO(graded.output);
+    CHECK(graded.exit.code == exit_environment);
+    CHECK(contains(graded.output, "(check GPUJUDGE_CACHE_DIR, GPUJUDGE_DATA_DIR and TMPDIR)\n"));
+    for (const auto& [file, row] : cls.rows()) CHECK(row.status != "judge_error");
 }

@@ -90,6 +90,13 @@ TEST_CASE("malformed problem.yaml files are refused with their line", "[spec]") 
           "problem.yaml:3: unknown key 'dificulty' (expected one of: title, slug, difficulty, signature, constraints, "
           "conditions, inputs, tolerance, time_limit_ms, metrics, tests, diagnosis)");
     CHECK(error_of(replaced("title: Sum\n", "")) == "problem.yaml:1: missing required key 'title'");
+    // A list or a mapping where one value belongs names the key it was written under.
+    CHECK(error_of(replaced("difficulty: easy", "difficulty: [easy]")) ==
+          "problem.yaml:3: 'difficulty': expected a single value, found a list");
+    CHECK(error_of(replaced("difficulty: easy", "difficulty: {level: easy}")) ==
+          "problem.yaml:3: 'difficulty': expected a single value, found a mapping");
+    CHECK(error_of(replaced("difficulty: easy", "difficulty:")) ==
+          "problem.yaml:3: 'difficulty': expected a single value, found none");
     CHECK(error_of(replaced("type: const float*", "type: const double*")) ==
           "problem.yaml:5: unsupported type 'const double*' (use float, int, float*, int*, const float*, const int*)");
     CHECK(error_of(replaced("type: float*,       role: out", "type: const float*, role: out")) ==

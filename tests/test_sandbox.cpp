@@ -443,3 +443,9 @@ TEST_CASE("CLI: the judge's own lower limits hold for what it starts, and a scra
     CHECK(file_cache.exit.code == exit_environment);
     CHECK(file_cache.output.find("(check GPUJUDGE_CACHE_DIR, GPUJUDGE_DATA_DIR and TMPDIR)\n") != std::string::npos);
 }
+
+TEST_CASE("a submission cannot stop its runner: no stop signal is sent from the sandbox, by any route", "[sandbox]") {
+    const auto result = judge_fake("stops_its_runner");
+    INFO(result.program_output);
+    CHECK(result.overall == verdict::accepted);
+}

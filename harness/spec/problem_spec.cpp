@@ -178,6 +178,7 @@ public:
 
     problem_spec parse(const std::string& text) {
         const YAML::Node root = load_yaml_document(text, path_);
+        root_ = root;
         if (!root.IsMap()) fail(root, "expected a mapping at the top level");
         check_keys(root, {"title", "slug", "difficulty", "signature", "constraints", "conditions", "inputs",
                           "tolerance", "time_limit_ms", "metrics", "tests", "diagnosis"});
@@ -211,6 +212,20 @@ public:
 private:
     std::string path_;
     std::set<std::string> scalars_;  // names the expressions may use
+    YAML::Node root_;                // to name the key of a value that is not where it should be
+
+    // The key a node is the value of, found by identity in the document: yaml-cpp's nodes do not know it.
+    static std::optional<YAML::Node> key_of(const YAML::Node& tree, const YAML::Node& node) {
+        if (tree.IsMap())
+            for (const auto& entry : tree) {
+                if (entry.second.is(node)) return entry.first;
+                if (auto key = key_of(entry.second, node)) return key;
+            }
+        if (tree.IsSequence())
+            for (const auto& item : tree)
+                if (auto key = key_of(item, node)) return key;
+        return std::nullopt;
+    }
 
     [[noreturn]] void fail(int line, const std::string& message) const { throw spec_error(path_, line, message); }
     [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const { fail(line_of(node), message); }
@@ -236,7 +251,15 @@ private:
     }
 
     std::string text_of(const YAML::Node& node) const {
-        if (!node.IsScalar()) fail(node, "expected a single value");
+        if (!node.IsScalar()) {
+            const auto key = key_of(root_, node);
+            // An empty value's mark is past its line: the key's is the line it was written on.
+            fail(node.IsNull() && key ? line_of(*key) : line_of(node),
+                 fmt::format("{}expected a single value, found {}", key ? "'" + key->Scalar() + "': " : "",
+                             node.IsSequence() ? "a list"
+                             : node.IsMap()    ? "a mapping"
+                                               : "none"));
+        }
         return node.as<std::string>();
     }
 

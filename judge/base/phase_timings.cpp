@@ -19,7 +19,7 @@ std::string phase_timings::summary() const {
     std::string text;
     for (const auto& [name, seconds] : phases_)
         text += fmt::format("{}{} {:.2f} s", text.empty() ? "" : ", ", name, seconds);
-    return text;
+    return text.empty() ? "nothing timed" : text;
 }
 
 }  // namespace gpujudge

@@ -1,5 +1,7 @@
 #include "bench/report.hpp"
 
+#include "compile/error_reason.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -31,6 +33,11 @@ std::vector<std::string> shown(std::vector<std::string> cells, bool torch) {
     return cells;
 }
 
+// A line of why a run was not timed: a verdict's message can run to a table of wrong elements.
+std::string first_line(const std::string& text) {
+    return text.substr(0, text.find('\n'));
+}
+
 std::string speedup_text(double speedup) {
     return speedup > 0 ? fmt::format("{:.2f}", speedup) : "";
 }
@@ -52,17 +59,21 @@ std::string bench_markdown(const bench_report& report) {
     bool any_host_clock = false, baseline_kept = false, torch_kept = false;
     std::string unblocked;  // a line per run timed unblocked: which, and why
     std::string charged;    // a line per held run charged for solve's host time: which, and how much
+    std::string untimed;    // a line per entry or run that has no time: why
     for (const auto& entry : report.entries) {
         const std::string name = entry_name(entry);
         baseline_kept |= entry.baseline && entry.cached;
         torch_kept |= entry.torch && entry.cached;
         if (!entry.compile.ok) {
             text += cells({name, "", "compile_error", "", "", "", "", "", "", ""});
+            untimed += fmt::format("  {}: compile_error: {}\n", name, compile_error_reason(entry.compile.diagnostics));
             continue;
         }
         for (const auto& f : entry.figures) {
             if (f.result != verdict::accepted) {
                 text += cells({name, f.test, to_string(f.result), "", "", "", "", "", "", ""});
+                untimed +=
+                    fmt::format("  {} at {}: {}: {}\n", name, f.test, to_string(f.result), first_line(f.message));
                 continue;
             }
             text +=
@@ -82,6 +93,7 @@ std::string bench_markdown(const bench_report& report) {
                                        f.solve_charge_us, f.solve_median_us);
         }
     }
+    if (!untimed.empty()) text += "\nNot timed, and why:\n" + untimed;
     if (baseline_kept)
         text +=
             "\n(baseline, kept): the baseline's figures from an earlier run on this device, with the same "
@@ -117,6 +129,7 @@ nlohmann::json bench_json(const bench_report& report) {
                            {"torch", entry.torch},
                            {"cached", entry.cached},
                            {"compiled", entry.compile.ok},
+                           {"compile_error", entry.compile.ok ? "" : compile_error_reason(entry.compile.diagnostics)},
                            {"figures", entry.figures}});
     nlohmann::json json = {{"problem", report.problem}, {"peak_gbps", report.peak_gbps}, {"entries", entries}};
     if (report.device) json["device"] = *report.device;

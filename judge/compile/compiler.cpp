@@ -40,12 +40,6 @@ std::string cannot_read(const std::filesystem::path& path) {
     return fmt::format("{}: {}", path.string(), kUnreadableFile);
 }
 
-std::string read_file(const std::filesystem::path& path) {
-    auto text = read_file_text(path);
-    if (!text) throw std::runtime_error(fmt::format("{}: cannot read the file", path.string()));
-    return *text;
-}
-
 // "nvcc --version" and the like, asked once per tool: part of every cache key.
 std::string tool_version(const std::string& tool) {
     static std::mutex mutex;
@@ -154,6 +148,7 @@ std::string replace_path(std::string text, const std::string& path, const std::s
 constexpr const char* kSourceMark = "\x01source\x01";
 
 struct cache_entry {
+    std::string source_text;  // the bytes the key holds, which the compiler is shown
     // What the key holds of the source's folder, all the compiler may read of it; incomplete (a header
     // named by a macro): the key is unique, and the entry is never reused.
     include_scan includes;
@@ -162,12 +157,11 @@ struct cache_entry {
     std::filesystem::path origin;  // the path compiled (compile_result::compiled_from)
 };
 
-cache_entry cache_entry_for(const std::filesystem::path& source, const std::string& header,
+cache_entry cache_entry_for(const std::filesystem::path& source, const std::string& text, const std::string& header,
                             const std::vector<std::string>& tools, const std::vector<std::string>& flags,
                             const std::string& suffix, const compiler_settings& settings) {
-    const include_scan includes = scan_includes(source);
-    std::vector<std::string> parts{toolchain_version(tools), fmt::format("{}", fmt::join(flags, " ")), header,
-                                   read_file(source)};
+    const include_scan includes = scan_includes(source, text);
+    std::vector<std::string> parts{toolchain_version(tools), fmt::format("{}", fmt::join(flags, " ")), header, text};
     parts.insert(parts.end(), includes.key_parts.begin(), includes.key_parts.end());
     std::string key = content_hash(parts);
     if (!includes.complete) {
@@ -177,7 +171,7 @@ cache_entry cache_entry_for(const std::filesystem::path& source, const std::stri
     }
     const auto dir = settings.cache_dir / "lib";
     std::filesystem::create_directories(dir);
-    return {includes, dir / (key + suffix), dir / (key + ".log"), dir / (key + ".source")};
+    return {text, includes, dir / (key + suffix), dir / (key + ".log"), dir / (key + ".source")};
 }
 
 std::string read_diagnostics(const cache_entry& entry, const std::filesystem::path& source) {
@@ -215,53 +209,79 @@ bool lies_in(const std::filesystem::path& file, const std::filesystem::path& fol
 
 // What the compiler may read of the learner's files, read-only at their own paths (diagnostics and
 // line info name the real ones): the source (and where a link to it resolves), and of its folder
-// only the local headers the scan found, which the cache key holds. A file read another way (a lone
-// CR hiding an #include from the scan, `.incbin` spelt across string literals, `<abs/x.h>`) is not
-// there to be read, so no library is built from bytes its key lacks, and in grade no classmate's
-// library is reused. Where the scan is incomplete (a macro names a header) the key is unique and the
-// folder is bound whole. Never a folder that holds other people's files and the judge's (the root, a
-// temporary root) or lies in the judge's own (the cache), nor a header that a link takes out of it.
-void bind_source(sandbox_policy& policy, const std::filesystem::path& source, const include_scan& includes,
-                 const std::vector<std::filesystem::path>& judge_folders) {
+// only the local headers the scan found, which the cache key holds. Each is a copy of the bytes the
+// key was made of, written into the work folder: a file rewritten between the hash and the compile (a
+// student swapping his hand-in, or a link to a classmate's, while a grade runs) does not reach the
+// compiler. A file read another way (a lone CR hiding an #include from the scan, `.incbin` spelt
+// across string literals, `<abs/x.h>`) is not there to be read, so no library is built from bytes its
+// key lacks, and in grade no classmate's library is reused. Where the scan is incomplete (a macro
+// names a header) the key is unique and the folder is bound whole. Never a folder that holds other
+// people's files and the judge's (the root, a temporary root) or lies in the judge's own (the cache),
+// nor a header that a link takes out of it.
+void bind_source(sandbox_policy& policy, const std::filesystem::path& source, const cache_entry& entry,
+                 const std::filesystem::path& work, const std::vector<std::filesystem::path>& judge_folders) {
     const std::vector<std::filesystem::path> shared{"/", "/tmp", plain_path(std::filesystem::temp_directory_path())};
     const auto open_folder = [&](const std::filesystem::path& folder) {
         return std::find(shared.begin(), shared.end(), folder) == shared.end() &&
                std::none_of(judge_folders.begin(), judge_folders.end(),
                             [&](const std::filesystem::path& hidden) { return lies_in(folder, hidden); });
     };
+    const auto copies = work / "sources";
+    std::filesystem::create_directories(copies);
+    const auto bind_copy = [&](const std::string& name, const std::string& text, const std::filesystem::path& at) {
+        write_file_atomically(copies / name, text);
+        policy.read_only.push_back({copies / name, at});
+    };
+    const include_scan& includes = entry.includes;
     const auto named = plain_path(source);
     const auto real = std::filesystem::weakly_canonical(named);
-    for (const auto& file : {real, named}) {
-        add_read_only(policy, file);
+    bind_copy("source", entry.source_text, real);
+    if (named != real) policy.read_only.push_back({copies / "source", named});
+    for (const auto& file : {real, named})
         if (!includes.complete && open_folder(file.parent_path())) add_read_only(policy, file.parent_path());
-    }
     if (!includes.complete || !open_folder(named.parent_path())) return;
     const auto real_folder = std::filesystem::weakly_canonical(named.parent_path());
-    for (const auto& header : includes.headers) {
-        const auto path = plain_path(header);
+    for (std::size_t i = 0; i < includes.headers.size(); ++i) {
+        const auto path = plain_path(includes.headers[i]);
         const auto resolved = std::filesystem::weakly_canonical(path);
         if (lies_in(path, named.parent_path()) && lies_in(resolved, real_folder) && open_folder(path.parent_path()) &&
             open_folder(resolved.parent_path()))
-            add_read_only(policy, path);
+            bind_copy(fmt::format("header-{}", i), includes.texts[i], path);
     }
 }
 
-// Each tool's installation (bin/..: a toolkit outside the system folders), resolved, unless it is
-// the root. nvcc finds the host compiler on PATH, which the sandbox keeps.
+// Whether a folder holds the user's own files (their home, the working directory): no installation
+// to show a compiler, whatever a wrapper in ~/bin makes of bin/.. .
+bool holds_users_files(const std::filesystem::path& folder) {
+    std::error_code error;
+    std::vector<std::filesystem::path> own{std::filesystem::current_path(error)};
+    if (const char* home = std::getenv("HOME"); home && *home) own.emplace_back(home);
+    return std::any_of(own.begin(), own.end(), [&](const std::filesystem::path& path) {
+        const auto mine = std::filesystem::weakly_canonical(path, error);
+        return !error && (mine == folder || lies_in(mine, folder));
+    });
+}
+
+// Each tool's installation (bin/..: a toolkit outside the system folders), resolved, unless it is the
+// root or holds the user's files: then its bin folder, or the program alone. nvcc finds the host
+// compiler on PATH, which the sandbox keeps.
 void bind_tools(sandbox_policy& policy, const std::vector<std::string>& tools) {
     for (const auto& tool : tools) {
         std::filesystem::path program = tool;
         if (program.parent_path().empty()) program = find_program(tool).value_or(program);
-        const auto install =
-            std::filesystem::weakly_canonical(std::filesystem::absolute(program)).parent_path().parent_path();
-        if (install.has_relative_path() && std::filesystem::is_directory(install)) add_read_only(policy, install);
+        const auto resolved = std::filesystem::weakly_canonical(std::filesystem::absolute(program));
+        for (const auto& shown : {resolved.parent_path().parent_path(), resolved.parent_path(), resolved}) {
+            if (!shown.has_relative_path() || holds_users_files(shown)) continue;
+            if (std::filesystem::exists(shown)) add_read_only(policy, shown);
+            break;
+        }
     }
 }
 
 // The compile's sandbox: the source's folder and the tools read-only, the work folder writable (the
 // forced header, the library), the judge's own folders hidden wherever a bind would show them, and
 // the judge's working directory, so that a relative source path reads as it does outside.
-sandbox_policy compile_policy(const std::filesystem::path& source, const include_scan& includes,
+sandbox_policy compile_policy(const std::filesystem::path& source, const cache_entry& entry,
                               const std::filesystem::path& work, const std::vector<std::string>& tools,
                               const compiler_settings& settings) {
     sandbox_policy policy;
@@ -270,7 +290,8 @@ sandbox_policy compile_policy(const std::filesystem::path& source, const include
     policy.hidden.push_back(plain_path(settings.cache_dir));
     const std::vector<std::filesystem::path> judge_folders = policy.hidden;       // the data dir, the cache
     policy.hidden.push_back(plain_path(std::filesystem::temp_directory_path()));  // secret expected outputs
-    bind_source(policy, source, includes, judge_folders);
+    for (const auto& folder : settings.others) policy.hidden.push_back(plain_path(folder));
+    bind_source(policy, source, entry, work, judge_folders);
     bind_tools(policy, tools);
     policy.writable.push_back({work, {}});
     policy.workdir = std::filesystem::current_path();
@@ -278,7 +299,7 @@ sandbox_policy compile_policy(const std::filesystem::path& source, const include
     return policy;
 }
 
-spawn_options compile_options(const std::filesystem::path& source, const include_scan& includes,
+spawn_options compile_options(const std::filesystem::path& source, const cache_entry& entry,
                               const std::filesystem::path& work, const std::vector<std::string>& tools,
                               const compiler_settings& settings) {
     spawn_options options;
@@ -289,7 +310,7 @@ spawn_options compile_options(const std::filesystem::path& source, const include
     options.output_limit_bytes = std::uintmax_t{settings.limits.output_mib} << 20;
     if (settings.sandbox) {
         require_sandbox();
-        options.sandbox = compile_policy(source, includes, work, tools, settings);
+        options.sandbox = compile_policy(source, entry, work, tools, settings);
     }
     return options;
 }
@@ -297,13 +318,13 @@ spawn_options compile_options(const std::filesystem::path& source, const include
 // Why `source` cannot be given to the compiler, if it cannot: nvcc runs its steps through sh with
 // the path in double quotes, where " $ ` and \ would be read as shell syntax (a file named
 // x$(cmd).cu ran cmd), and the compiler would spend its whole limit on a binary file.
-std::optional<std::string> unusable_source(const std::filesystem::path& source) {
+std::optional<std::string> unusable_source(const std::filesystem::path& source,
+                                           const std::optional<std::string>& text) {
     if (source.string().find_first_of("\"$`\\") != std::string::npos)
         return fmt::format(
             "{}: the path holds \" $ ` or \\, which nvcc's shell steps would read as commands: "
             "rename the file or its folder",
             source.string());
-    const auto text = read_file_text(source);
     if (!text) return cannot_read(source);
     if (text->find('\0') != std::string::npos)
         return fmt::format("{}: not a source file: it holds NUL bytes", source.string());
@@ -325,13 +346,15 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
                               const std::string& suffix = ".so") {
     const auto start = std::chrono::steady_clock::now();
     compile_result result;
-    if (const auto refused = unusable_source(source)) {
+    const auto text = read_file_text(source);  // once: the key, the hash and the compiler's copy
+    if (const auto refused = unusable_source(source, text)) {
         result.diagnostics = *refused + "\n";
         result.source_refused = true;
         return result;
     }
+    result.source_hash = content_hash({*text});
     const std::string header = forced_header(spec, function);
-    const cache_entry entry = cache_entry_for(source, header, tools, flags, suffix, settings);
+    const cache_entry entry = cache_entry_for(source, *text, header, tools, flags, suffix, settings);
     result.library = entry.library;
     if (entry.includes.complete && std::filesystem::exists(entry.library)) {
         result.ok = result.cached = true;
@@ -346,7 +369,7 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
     std::vector<std::string> argv{tools.front()};
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), {"-include", header_path.string(), "-o", built.string(), operand(source)});
-    const spawn_options options = compile_options(source, entry.includes, work.path(), tools, settings);
+    const spawn_options options = compile_options(source, entry, work.path(), tools, settings);
     const command_result run = run_command(argv, std::chrono::seconds(settings.limits.wall_seconds), options);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (run.exit.timed_out || run.exit.flooded || run.exit.signaled || run.exit.code != 0) {
@@ -403,6 +426,21 @@ unsigned compiles_at_once(const compile_limits& limits) {
     return static_cast<unsigned>(std::max<std::uintmax_t>(1, std::min<std::uintmax_t>(cores, fit)));
 }
 
+std::vector<std::string> supported_archs(const compiler_settings& settings) {
+    command_result listed;
+    try {
+        listed = run_command({settings.nvcc, "--list-gpu-code"}, std::chrono::seconds(60));
+    } catch (const std::runtime_error&) {
+        return {};
+    }
+    if (listed.exit.code != 0 || listed.exit.signaled) return {};
+    std::vector<std::string> archs;
+    std::istringstream lines(listed.output);
+    for (std::string line; std::getline(lines, line);)
+        if (line.rfind("sm_", 0) == 0) archs.push_back(line);
+    return archs;
+}
+
 std::filesystem::path default_cache_dir() {
     if (const char* dir = std::getenv("GPUJUDGE_CACHE_DIR"); dir && *dir) return dir;
     if (const char* dir = std::getenv("XDG_CACHE_HOME"); dir && *dir) return std::filesystem::path(dir) / "gpujudge";
@@ -438,7 +476,8 @@ compile_result stage_python(const std::filesystem::path& source, const compiler_
         result.source_refused = true;
         return result;
     }
-    result.library = dir / (content_hash({*text}) + ".py");
+    result.source_hash = content_hash({*text});
+    result.library = dir / (result.source_hash + ".py");
     result.cached = std::filesystem::exists(result.library);
     if (!result.cached) write_file_atomically(result.library, *text);
     result.ok = true;

@@ -24,6 +24,9 @@ struct compile_result {
     // The path nvcc compiled, named in the library's line info: the source's own, or, from the cache,
     // that of the first compile of the same content (empty for entries cached before it was kept).
     std::filesystem::path compiled_from;
+    // The hash (content_hash) of the source's bytes that were compiled, read once: what was judged, where
+    // the file may have been rewritten since (empty when it could not be read).
+    std::string source_hash;
 };
 
 // What one compilation may take: the compiler (nvcc, and each program it starts) runs under these
@@ -61,6 +64,9 @@ struct compiler_settings {
     // `hidden` (the history's: the caller's to name), wherever a folder they see holds them.
     bool sandbox = true;
     std::vector<std::filesystem::path> hidden;
+    // Folders of other people's files (a grade's class folder and run folder): covered as `hidden` are,
+    // but the source and its headers are shown where they lie in them.
+    std::vector<std::filesystem::path> others;
 };
 
 // $GPUJUDGE_CACHE_DIR, else $XDG_CACHE_HOME/gpujudge, else ~/.cache/gpujudge.
@@ -78,6 +84,11 @@ compile_result compile_solution(const problem_spec& spec, const std::filesystem:
 // SASS nvdisasm prints), built as compile_solution builds its library: -O3 -lineinfo -arch=<arch>, the
 // forced header, the sandbox, the limits and the cache. `library` is the .ptx or .cubin file.
 enum class device_code { ptx, cubin };
+
+// The real architectures this nvcc compiles for (`nvcc --list-gpu-code`: sm_75, sm_90, ...); empty when
+// it cannot say (an nvcc too old for the option), so callers check only what it does list.
+std::vector<std::string> supported_archs(const compiler_settings& settings);
+
 compile_result compile_device_code(const problem_spec& spec, const std::filesystem::path& source, device_code kind,
                                    const compiler_settings& settings);
 

@@ -127,6 +127,7 @@ struct scanner {
         if (!seen.insert(identity(path)).second) return;
         const std::string text = read_file_text(path).value_or("");
         result.headers.push_back(path);
+        result.texts.push_back(text);
         result.key_parts.push_back(key.generic_string());
         result.key_parts.push_back(text);
         scan(path, text);
@@ -136,10 +137,14 @@ struct scanner {
 }  // namespace
 
 include_scan scan_includes(const fs::path& source) {
+    return scan_includes(source, read_file_text(source).value_or(""));
+}
+
+include_scan scan_includes(const fs::path& source, const std::string& text) {
     scanner state;
     state.root = fs::absolute(source).parent_path().lexically_normal();
     state.seen.insert(identity(source));
-    state.scan(source, read_file_text(source).value_or(""));
+    state.scan(source, text);
     return state.result;
 }
 

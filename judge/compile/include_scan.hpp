@@ -17,6 +17,9 @@ struct include_scan {
     bool complete = true;
     // Every `#include "name"` found beside its includer, transitively: where the compiler reads it.
     std::vector<std::filesystem::path> headers;
+    // Each header's bytes as the scan read them, beside `headers`: what the key holds, and so what the
+    // compiler is shown (a file rewritten after the scan does not reach it).
+    std::vector<std::string> texts;
     // For the cache key: each quoted include's path relative to the source's folder, and its
     // content or the fact that it is not there (so that creating it changes the key). Free of
     // where the source lies, so that a folder moved or reached by another path keeps its key.
@@ -26,5 +29,7 @@ struct include_scan {
 // `#include <...>` is left out: system and CUDA headers change with the toolchain, whose version
 // the key holds.
 include_scan scan_includes(const std::filesystem::path& source);
+// The same, of the source's bytes as the caller read them.
+include_scan scan_includes(const std::filesystem::path& source, const std::string& text);
 
 }  // namespace gpujudge

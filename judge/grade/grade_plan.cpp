@@ -121,7 +121,8 @@ grade_plan plan_grade(const plan_request& request, gradebook& book) {
             continue;
         }
         const problem_spec* spec = spec_of(request, entry.problem, plan, refused);
-        grade_job job{entry, submission_hash(entry.path), spec ? problem_files_hash(spec->dir) : ""};
+        const auto [source_hash, file_hash] = submission_hashes(entry.path);
+        grade_job job{entry, source_hash, spec ? problem_files_hash(spec->dir) : "", file_hash};
         if (!spec) {
             auto& invalid = plan.invalid[entry.problem];
             invalid.error = refused.at(entry.problem);

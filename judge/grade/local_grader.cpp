@@ -1,7 +1,11 @@
 #include "grade/local_grader.hpp"
 
 #include "base/content_hash.hpp"
+#include "base/file_text.hpp"
+#include "base/problem_error.hpp"
+#include "base/user_errors.hpp"
 #include "bench/timing.hpp"
+#include "compile/error_reason.hpp"
 #include "compile/include_scan.hpp"
 #include "grade/grade_reports.hpp"
 #include "judging/modes.hpp"
@@ -15,19 +19,31 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <fstream>
 #include <mutex>
-#include <regex>
-#include <sstream>
 #include <thread>
 
 namespace gpujudge {
 
+void hide_grade_folders(judge_context& context, const std::vector<std::filesystem::path>& folders) {
+    for (const auto& folder : folders) {
+        const auto absolute = std::filesystem::absolute(folder).lexically_normal();
+        context.compiler.others.push_back(absolute);
+        context.runner.hidden.push_back(absolute);
+    }
+}
+
 std::string submission_hash(const std::filesystem::path& source) {
-    const std::string own = file_hash(source);
-    if (own.empty()) return own;
-    const include_scan includes = scan_includes(source);
-    if (includes.complete && includes.key_parts.empty()) return own;  // a file alone keeps the hashes gradebooks hold
+    return submission_hashes(source).first;
+}
+
+std::pair<std::string, std::string> submission_hashes(const std::filesystem::path& source) {
+    const auto text = read_file_text(source);
+    if (!text) return {};
+    const std::string own = content_hash({*text});
+    const include_scan includes = scan_includes(source, *text);
+    if (includes.complete && includes.key_parts.empty()) return {own, own};  // a file alone keeps gradebooks' hashes
     std::vector<std::string> parts{own};
     parts.insert(parts.end(), includes.key_parts.begin(), includes.key_parts.end());
     if (!includes.complete) {  // this student's own: where it lies, and every file beside it
@@ -39,7 +55,7 @@ std::string submission_hash(const std::filesystem::path& source) {
         std::sort(beside.begin(), beside.end());
         for (const auto& file : beside) parts.insert(parts.end(), {file.filename().string(), file_hash(file)});
     }
-    return content_hash(parts);
+    return {content_hash(parts), own};
 }
 
 namespace {
@@ -54,6 +70,46 @@ struct compiled_job {
     std::size_t index = 0;
     std::optional<compile_result> compile;  // none: the compile itself threw (see failure)
     std::string failure;
+    std::exception_ptr machine_failure;  // what threw was the machine's (see grade_stop), not the file's
+};
+
+// Whether an error is the machine's (a cache or data folder that cannot be written, a missing tool): it
+// would fail every submission alike, so the grade stops rather than fill the gradebook with judge_error.
+bool machine_error(const std::exception& error) {
+    return dynamic_cast<const environment_error*>(&error) ||
+           dynamic_cast<const std::filesystem::filesystem_error*>(&error);
+}
+
+// The first machine error of a grade, which stops every thread and is thrown to its caller; and the
+// problems whose reference failed while judging, whose other submissions are not judged.
+class grade_stop {
+public:
+    void stop(std::exception_ptr error) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!error_) error_ = std::move(error);
+        stopped_ = true;
+    }
+    bool stopped() const { return stopped_; }
+    std::exception_ptr error() const { return error_; }
+    void break_problem(const std::string& slug, const std::string& why) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        broken_.emplace(slug, why);
+    }
+    std::optional<std::string> broken(const std::string& slug) const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        const auto it = broken_.find(slug);
+        return it == broken_.end() ? std::nullopt : std::optional<std::string>(it->second);
+    }
+    std::map<std::string, std::string> broken_problems() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return broken_;
+    }
+
+private:
+    mutable std::mutex mutex_;
+    std::atomic<bool> stopped_{false};
+    std::exception_ptr error_;
+    std::map<std::string, std::string> broken_;
 };
 
 // Compiled submissions waiting for a GPU, in the order their compiles finished.
@@ -147,6 +203,7 @@ compiled_job compile_one(std::size_t index, const grade_job& job, const problem_
                                     : compile_solution(spec, job.entry.path, compiler);
     } catch (const std::exception& error) {
         done.failure = error.what();
+        if (machine_error(error)) done.machine_failure = std::current_exception();
     }
     return done;
 }
@@ -174,6 +231,7 @@ struct worker_setup {
     const row_sink& sink;
     ready_queue& queue;
     progress_display& progress;
+    grade_stop& stop;
 };
 
 grade_row judged_row(const compiled_job& item, const worker_setup& setup, judge_context& context, double& busy_s);
@@ -190,15 +248,26 @@ grade_row judge_one(const compiled_job& item, const worker_setup& setup, judge_c
     return row;
 }
 
+// Whether the bytes compiled are not those the scan hashed: the file was rewritten (or swapped for a link)
+// during the grade, and its row would name what was not judged.
+bool changed_since_scan(const grade_job& job, const compile_result& compiled) {
+    return !compiled.source_refused && !job.file_hash.empty() && compiled.source_hash != job.file_hash;
+}
+
 grade_row judged_row(const compiled_job& item, const worker_setup& setup, judge_context& context, double& busy_s) {
     const grade_job& job = setup.jobs[item.index];
     const problem_spec& spec = setup.specs.at(job.entry.problem);
     const bool host = context.runner.backend == runner_backend::host;
+    const auto changed = [&] {
+        return early_row(job, spec, grade_status::unreadable, "the file changed or disappeared during the grade");
+    };
+    if (item.machine_failure) std::rethrow_exception(item.machine_failure);
+    if (const auto broken = setup.stop.broken(job.entry.problem))
+        return early_row(job, spec, grade_status::invalid_problem, invalid_problem_reason(job.entry.problem, *broken));
     if (!item.compile) return early_row(job, spec, grade_status::judge_error, item.failure);
+    if (changed_since_scan(job, *item.compile)) return changed();
     if (!item.compile->ok)
         return early_row(job, spec, "compile_error", compile_error_reason(item.compile->diagnostics));
-    if (submission_hash(job.entry.path) != job.source_hash)  // gone, unreadable or rewritten since the scan
-        return early_row(job, spec, grade_status::unreadable, "the file changed or disappeared during the grade");
     const auto start = clock_type::now();
     try {
         judge_options options = submit_options(spec, {}, setup.settings.timed);
@@ -207,11 +276,18 @@ grade_row judged_row(const compiled_job& item, const worker_setup& setup, judge_
         options.with_torch = false;  // the gradebook has × baseline alone: no Python runner per problem
         const judgement result = judge_submission(spec, job.entry.path, options, context);
         busy_s += since(start);
+        if (changed_since_scan(job, result.compile)) return changed();
         grade_row row = row_of(job, spec, result, host);
         row.wall_s = since(start);
         return row;
+    } catch (const problem_error& error) {  // its reference failed: the problem's fault, not the student's
+        busy_s += since(start);
+        setup.stop.break_problem(job.entry.problem, error.what());
+        return early_row(job, spec, grade_status::invalid_problem,
+                         invalid_problem_reason(job.entry.problem, error.what()));
     } catch (const std::exception& error) {
         busy_s += since(start);
+        if (machine_error(error)) throw;
         return early_row(job, spec, grade_status::judge_error, error.what());
     }
 }
@@ -233,11 +309,16 @@ void run_worker(std::size_t worker, const worker_setup& setup, const judge_conte
     const int gpu_index = setup.settings.gpus[worker];
     context.runner = worker_runner(base.runner, gpu_index, setup.settings.select_gpu);
     std::string gpu = worker < setup.settings.gpu_names.size() ? setup.settings.gpu_names[worker] : "";
-    while (auto item = setup.queue.pop()) {
-        setup.progress.working(worker, printable_name(setup.jobs[item->index].entry.file));
-        const grade_row row = judge_one(*item, setup, context, busy_s, gpu, gpu_index);
-        setup.sink(row);
-        setup.progress.finished(worker);
+    try {
+        for (auto item = setup.queue.pop(); item && !setup.stop.stopped(); item = setup.queue.pop()) {
+            setup.progress.working(worker, printable_name(setup.jobs[item->index].entry.file));
+            const grade_row row = judge_one(*item, setup, context, busy_s, gpu, gpu_index);
+            setup.sink(row);
+            setup.progress.finished(worker);
+        }
+    } catch (...) {
+        setup.stop.stop(std::current_exception());
+        setup.queue.close();
     }
 }
 
@@ -247,21 +328,6 @@ std::optional<int> gpu_number(const std::string& text) {
     if (text.empty() || text.size() > 5 || text.find_first_not_of("0123456789") != std::string::npos)
         return std::nullopt;
     return std::stoi(text);
-}
-
-std::string compile_error_reason(const std::string& diagnostics) {
-    // "error:" as a diagnostic's kind: after the location's ':' or ')', or opening the line, maybe
-    // "fatal" or "catastrophic", maybe numbered ("error #20-D:"); nvcc's own "nvcc fatal   :". A path
-    // that holds the word (a student folder named "error") is not one.
-    static const std::regex error_line(R"((^|[:)])\s*((fatal|catastrophic) )?error( #[0-9]+(-D)?)?:|^nvcc fatal\b)");
-    std::istringstream lines(diagnostics);
-    std::string first;
-    for (std::string line; std::getline(lines, line);) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (std::regex_search(line, error_line)) return line;
-        if (first.empty() && line.find_first_not_of(" \t") != std::string::npos) first = line;
-    }
-    return first;
 }
 
 std::string gpu_label(int gpu) {
@@ -315,7 +381,8 @@ grade_stats grade_locally(const std::vector<grade_job>& jobs, const std::map<std
         std::lock_guard<std::mutex> lock(sink_mutex);
         sink(row);
     };
-    const worker_setup setup{jobs, specs, settings, locked_sink, queue, progress};
+    grade_stop stop;
+    const worker_setup setup{jobs, specs, settings, locked_sink, queue, progress, stop};
     stats.worker_busy_s.assign(settings.gpus.size(), 0);
     std::vector<std::thread> workers;
     for (std::size_t w = 0; w < settings.gpus.size(); ++w)
@@ -327,7 +394,7 @@ grade_stats grade_locally(const std::vector<grade_job>& jobs, const std::map<std
     const unsigned slots = compiles_at_once(compiler.limits);
     for (unsigned c = 0; c < std::min<std::size_t>(slots, jobs.size()); ++c)
         compilers.emplace_back([&] {
-            for (std::size_t i = next++; i < jobs.size(); i = next++) {
+            for (std::size_t i = next++; i < jobs.size() && !stop.stopped(); i = next++) {
                 const auto began = clock_type::now();
                 compiled_job done = compile_one(i, jobs[i], specs.at(jobs[i].entry.problem), compiler, host);
                 {
@@ -340,8 +407,10 @@ grade_stats grade_locally(const std::vector<grade_job>& jobs, const std::map<std
     for (auto& thread : compilers) thread.join();
     queue.close();
     for (auto& thread : workers) thread.join();
+    if (stop.error()) std::rethrow_exception(stop.error());  // what was judged before it is in the gradebook
     stats.judged = static_cast<int>(jobs.size());
     stats.wall_s = since(start);
+    stats.broken_problems = stop.broken_problems();
     return stats;
 }
 

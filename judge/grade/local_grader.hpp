@@ -18,13 +18,22 @@ struct grade_job {
     class_entry entry;
     std::string source_hash;  // submission_hash
     std::string spec_hash;
+    // The source's own bytes at the scan (content_hash): the bytes judged must be these, else the file
+    // was rewritten during the grade, and the row would name what was not judged.
+    std::string file_hash;
 };
+
+// Hides `folders` (the class folder, the run folder) from every compile and runner of `context`: no
+// bind a tool or the system makes shows a classmate's hand-in or the gradebook to a submission.
+void hide_grade_folders(judge_context& context, const std::vector<std::filesystem::path>& folders);
 
 // What a judgement of `source` depends on of the student's files: its bytes and the local headers it
 // includes, as the compile cache keys them (a handed-out wrapper that includes "impl.h" is the same
 // file for every student); "" when it cannot be read. Where an #include names its file through a
 // macro, also where the file lies and every file beside it: never judged like another student's.
 std::string submission_hash(const std::filesystem::path& source);
+// The same, with the source's own bytes' hash (grade_job::file_hash) from the same read.
+std::pair<std::string, std::string> submission_hashes(const std::filesystem::path& source);
 
 struct local_settings {
     // A worker each, by the GPU it judges on (nvidia-smi's number): its runners see that GPU alone
@@ -47,6 +56,9 @@ struct grade_stats {
     double wall_s = 0;
     double compile_s = 0;               // summed over the compile threads
     std::vector<double> worker_busy_s;  // per worker, judging
+    // Problems whose reference failed while judging (slug → its error): their submissions' rows are
+    // invalid_problem, not counted against the students.
+    std::map<std::string, std::string> broken_problems;
 };
 
 using row_sink = std::function<void(const grade_row&)>;
@@ -57,14 +69,10 @@ using row_sink = std::function<void(const grade_row&)>;
 runner_settings worker_runner(const runner_settings& base, int gpu, bool select);
 
 // Judges `jobs` (each of a problem in `specs`). Never throws for a submission: every job becomes
-// a row, whatever happens to it.
+// a row, whatever happens to it; but an error of the machine's (environment_error, a folder that cannot
+// be made) stops the grade and is thrown, the rows judged before it stored.
 grade_stats grade_locally(const std::vector<grade_job>& jobs, const std::map<std::string, problem_spec>& specs,
                           const judge_context& base, const local_settings& settings, const row_sink& sink);
-
-// What a compile error's row says: the compiler's first error line (gcc's "x.cpp:2:24: error: ...",
-// "fatal error:", nvcc's "x.cu(5): error: ...", "nvcc fatal   : ..."), not the context or warning lines
-// ahead of it ("In function ...", "x.cu(3): warning #177-D"); else its first line that is not blank.
-std::string compile_error_reason(const std::string& diagnostics);
 
 // The row a judgement makes.
 grade_row row_of(const grade_job& job, const problem_spec& spec, const judgement& result, bool host_backend);

@@ -1,5 +1,6 @@
 #include "grade/slurm_grader.hpp"
 
+#include "base/file_text.hpp"
 #include "base/hex_text.hpp"
 #include "base/json_text.hpp"
 #include "base/user_errors.hpp"
@@ -69,7 +70,8 @@ json manifest_of(const std::vector<grade_job>& jobs, int tasks, bool timed) {
                            {"problem_hex", hex_of(job.entry.problem)},
                            {"path_hex", hex_of(std::filesystem::absolute(job.entry.path).string())},
                            {"source_hash", job.source_hash},
-                           {"spec_hash", job.spec_hash}});
+                           {"spec_hash", job.spec_hash},
+                           {"file_hash", job.file_hash}});
     return {{"tasks", tasks}, {"timed", timed}, {"entries", entries}};
 }
 
@@ -88,6 +90,7 @@ std::vector<grade_job> jobs_of(const json& manifest) {
         job.entry.path = bytes(e, "path");
         job.source_hash = e.at("source_hash").get<std::string>();
         job.spec_hash = e.at("spec_hash").get<std::string>();
+        job.file_hash = e.value("file_hash", "");  // none in an earlier version's: not checked
         jobs.push_back(std::move(job));
     }
     return jobs;
@@ -253,6 +256,21 @@ void follow_job(const std::filesystem::path& job_dir, bool progress_line) {
     if (progress_line) fmt::print(stderr, "\n");
 }
 
+// Where a failed task's output is and what it said last (Slurm's "CANCELLED ... DUE TO TIME LIMIT", a
+// crash of the node's gpujudge): the first thing staff look at.
+std::string task_output_note(const std::filesystem::path& out) {
+    const auto text = read_file_text(out);
+    if (!text) return fmt::format("it left no output ({})", out.string());
+    std::string last;
+    std::istringstream lines(*text);
+    for (std::string line; std::getline(lines, line);)
+        if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+    while (!last.empty() && (last.back() == '\r' || last.back() == ' ')) last.pop_back();
+    if (last.size() > 200) last = last.substr(0, 200) + "...";
+    return last.empty() ? fmt::format("its output is empty ({})", out.string())
+                        : fmt::format("its output ends: {} ({})", last, out.string());
+}
+
 int collect_job(const std::filesystem::path& job_dir, gradebook& book) {
     const json manifest = read_json(job_dir / "manifest.json");
     const int tasks = manifest.at("tasks").get<int>();
@@ -279,8 +297,8 @@ int collect_job(const std::filesystem::path& job_dir, gradebook& book) {
             row.source_hash = job.source_hash;
             row.spec_hash = job.spec_hash;
             row.judged_at = utc_now();
-            row.reason =
-                fmt::format("Slurm task {}_{} {} before judging it (--retry-failed judges it again)", job_id, t, state);
+            row.reason = fmt::format("Slurm task {}_{} {} before judging it; {} (--retry-failed judges it again)",
+                                     job_id, t, state, task_output_note(job_dir / fmt::format("task-{}.out", t)));
             book.store(row);
             ++failed;
         }
@@ -292,6 +310,8 @@ void run_task(const std::filesystem::path& manifest_path, const judge_context& c
     const char* index = std::getenv("SLURM_ARRAY_TASK_ID");
     if (!index || !*index) throw usage_error("grade --task runs inside a Slurm array task ($SLURM_ARRAY_TASK_ID)");
     const int task = std::atoi(index);
+    judge_context hiding = context;
+    hide_grade_folders(hiding, {manifest_path.parent_path().parent_path().parent_path()});  // <run>/slurm/job-<n>
     const json manifest = read_json(manifest_path);
     const int tasks = manifest.at("tasks").get<int>();
     const auto job_dir = manifest_path.parent_path();
@@ -315,7 +335,7 @@ void run_task(const std::filesystem::path& manifest_path, const judge_context& c
     if (context.runner.backend == runner_backend::host) settings.gpu_names = {"host"};
     settings.timed = manifest.at("timed").get<bool>();
     settings.judge_history = job_dir.parent_path().parent_path() / "judge.db";
-    grade_locally(slice, specs, context, settings, [&](const grade_row& row) { mine.store(row); });
+    grade_locally(slice, specs, hiding, settings, [&](const grade_row& row) { mine.store(row); });
     std::ofstream(done_marker(job_dir, task)) << "done\n";
 }
 

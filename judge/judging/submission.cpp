@@ -296,6 +296,7 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
     result.compile =
         on_device ? compile_for_device(spec, source, session, context, result)
                   : timings.measure("compile", [&] { return compile_host(spec, source, "solve", context.compiler); });
+    if (!result.compile.source_hash.empty()) result.source_hash = result.compile.source_hash;  // what was judged
     tell(context.progress, {progress_step::stage::references, 0, 0, ""});
     const expected_by_test expected_outputs = expected_outputs_for(spec, options.tests, expected.get());
     if (!result.judged()) {

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
@@ -188,6 +189,17 @@ int seccomp_filter_fd() {
          {CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP})
         filter.add_rule(deny, SCMP_SYS(clone), "clone", {SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag)});
     filter.add_rule(SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), "clone3");
+    // Stop signals: a child of solve that stops its runner between jobs, where no call's limit runs, holds
+    // the judge (a grade's worker) for its whole idle allowance. Nothing a submission does needs one.
+    for (const int signal : {SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU}) {
+        const auto is = [signal](unsigned arg) { return scmp_arg_cmp{arg, SCMP_CMP_EQ, scmp_datum_t(signal), 0}; };
+        filter.add_rule(deny, SCMP_SYS(kill), "kill", {is(1)});
+        filter.add_rule(deny, SCMP_SYS(tkill), "tkill", {is(1)});
+        filter.add_rule(deny, SCMP_SYS(tgkill), "tgkill", {is(2)});
+        filter.add_rule(deny, SCMP_SYS(rt_sigqueueinfo), "rt_sigqueueinfo", {is(1)});
+        filter.add_rule(deny, SCMP_SYS(rt_tgsigqueueinfo), "rt_tgsigqueueinfo", {is(2)});
+        filter.add_rule(deny, SCMP_SYS(pidfd_send_signal), "pidfd_send_signal", {is(1)});
+    }
     // Raw packets (the namespace has no network, but a packet socket needs none to exist).
     filter.add_rule(deny, SCMP_SYS(socket), "socket", {SCMP_A0(SCMP_CMP_EQ, AF_PACKET)});
     const int fd = memfd_create("gpujudge-seccomp", MFD_CLOEXEC);

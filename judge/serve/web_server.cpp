@@ -351,7 +351,9 @@ void web_server::guard() {
     });
     http_.set_payload_max_length(settings_.max_body);
     http_.set_default_headers(
-        {{"Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"},
+        {{"Content-Security-Policy",
+          "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'none'; "
+          "base-uri 'none'"},
          {"X-Content-Type-Options", "nosniff"},
          {"Referrer-Policy", "no-referrer"}});
     http_.new_task_queue = [] { return new httplib::ThreadPool(32); };  // a waiting client holds a thread

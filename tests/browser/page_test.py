@@ -226,6 +226,10 @@ def device_flow(page, url):
     page.wait(lambda d: d.find_element(By.ID, "problem-title").text == "Reduction")
     check('extern "C" void solve(const float* input, float* output, int N)' in page.find("#signature").text,
           "the problem shows its signature")
+    rendered = driver.execute_script("return marked.parse('<form action=\"https://x\">\\n\\n*a* <style>p{}</style>')")
+    check("<form" not in rendered and "<style" not in rendered and "&lt;form" in rendered and "&lt;style&gt;" in rendered
+          and "<em>a</em>" in rendered,
+          f"a statement's HTML is shown as text, its Markdown rendered ({rendered!r})")
     check('void solve(const float* input, float* output, int N) {' in page.editor_text(),
           "the editor opens with the starter")
     check(page.driver.find_elements(By.CSS_SELECTOR, ".CodeMirror .cm-keyword"), "the editor highlights CUDA")

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "grade/grade_plan.hpp"
 #include "grade/grade_reports.hpp"
+#include "grade/run_folder.hpp"
 #include "grade/slurm_grader.hpp"
 #include "process/child_process.hpp"
 #include "process/stop_signals.hpp"
@@ -173,8 +174,8 @@ int collect(const std::filesystem::path& run) {
 
 // Each problem that cannot be loaded, once: its own error (as validate gives it) and what became of
 // its submissions.
-void report_invalid_problems(const grade_plan& plan) {
-    for (const auto& [slug, invalid] : plan.invalid)
+void report_invalid_problems(const std::map<std::string, invalid_problem>& problems) {
+    for (const auto& [slug, invalid] : problems)
         fmt::print(stderr,
                    "{}\ngrade: problem {} is invalid: its {} not judged (not counted against the students): "
                    "gpujudge validate {}, then grade again\n",
@@ -198,12 +199,50 @@ int grade_on_slurm(cli_context& context, grade_options& opts, const std::filesys
     return collect(run);
 }
 
-int grade(cli_context& context, grade_options& opts) {
+// Whether `inner` is `outer` or lies inside it, both resolved.
+bool lies_within(const std::filesystem::path& inner, const std::filesystem::path& outer) {
+    const auto relative =
+        std::filesystem::weakly_canonical(inner).lexically_relative(std::filesystem::weakly_canonical(outer));
+    return !relative.empty() && *relative.begin() != "..";
+}
+
+// What makes a grade request wrong before anything is made: a run folder, a gradebook, a Slurm job.
+void check_request(const grade_options& opts, const std::filesystem::path& run, const std::filesystem::path& home) {
     if (opts.class_dir.empty()) throw usage_error("grade: the class folder is required (<dir>/<student>/<problem>.cu)");
-    if (!opts.slurm && !opts.cluster.extra.empty())
-        throw usage_error(fmt::format("grade: '{}': sbatch options only go with --slurm", opts.cluster.extra.front()));
+    // A second folder (a student's file typed after the class) would reach sbatch as its job script.
+    for (const auto& extra : opts.cluster.extra)
+        if (extra.empty() || extra.front() != '-')
+            throw usage_error(fmt::format(
+                "grade: '{}': one class folder at a time (options for sbatch go after --, each starting with -)",
+                extra));
+    const bool cluster_options = !opts.cluster.extra.empty() || !opts.cluster.partition.empty() ||
+                                 !opts.cluster.time.empty() || !opts.cluster.account.empty() ||
+                                 opts.cluster.tasks > 0 || opts.no_wait;
+    if (!opts.slurm && cluster_options)
+        throw usage_error(
+            "grade: --partition, --time, --account, --tasks, --no-wait and sbatch options go with --slurm");
+    std::error_code error;
+    if (!std::filesystem::is_directory(opts.class_dir, error))
+        throw usage_error(fmt::format("grade: {}: no such folder", opts.class_dir));
+    if (lies_within(run, opts.class_dir))
+        throw usage_error(
+            fmt::format("grade: the run folder {} lies inside the class folder {}: it would be taken for a "
+                        "student's; give --out a folder outside it",
+                        run.string(), opts.class_dir));
+    // A student's problems/ would stand in for the course's (a grade run from inside the class folder).
+    if (lies_within(home, opts.class_dir))
+        throw usage_error(
+            fmt::format("grade: the home {} lies inside the class folder {}: a student's problems/ would "
+                        "judge the class; name the course's with --home or GPUJUDGE_HOME",
+                        home.string(), opts.class_dir));
+}
+
+int grade(cli_context& context, grade_options& opts) {
     const bool host = context.judge.runner.backend == runner_backend::host;
     const auto run = run_folder(opts);
+    check_request(opts, run, context.judge.home);
+    const run_folder_claim claim(run, opts.class_dir, context.judge.home);  // until the reports are written
+    hide_grade_folders(context.judge, {opts.class_dir, run});
     local_settings local;
     local.gpus = worker_gpus(opts.gpus, host);
     gradebook book(run / "gradebook.db");
@@ -224,7 +263,7 @@ int grade(cli_context& context, grade_options& opts) {
         "class folder)\n",
         plan.jobs.size(), plan.unchanged, plan.reused, plan.not_submissions, plan.removed);
     if (plan.to_time) fmt::print("{} accepted without timing (--no-bench): judged again, timed\n", plan.to_time);
-    report_invalid_problems(plan);
+    report_invalid_problems(plan.invalid);
     // What a clean grade exits with: exit_invalid_problem while a problem of the class cannot be loaded.
     const int ending = plan.invalid.empty() ? exit_accepted : exit_invalid_problem;
     if (opts.slurm && !plan.jobs.empty()) {
@@ -242,11 +281,16 @@ int grade(cli_context& context, grade_options& opts) {
     local.timed = !opts.no_bench;
     local.progress_line = isatty(STDERR_FILENO);
     local.judge_history = run / "judge.db";
-    const grade_stats stats =
-        grade_locally(plan.jobs, plan.specs, context.judge, local, [&](const grade_row& row) { book.store(row); });
+    std::map<std::string, invalid_problem> broken;  // a reference that failed while judging
+    const grade_stats stats = grade_locally(plan.jobs, plan.specs, context.judge, local, [&](const grade_row& row) {
+        book.store(row);
+        if (row.status == grade_status::invalid_problem) ++broken[row.problem].submissions;
+    });
     print_stats(stats, local.gpus);
+    for (const auto& [slug, error] : stats.broken_problems) broken[slug].error = error;
+    report_invalid_problems(broken);
     report(run, book);
-    return ending;
+    return broken.empty() ? ending : exit_invalid_problem;
 }
 
 }  // namespace
@@ -275,7 +319,11 @@ command_action define_grade(CLI::App& command) {
             run_task(opts->task, context.judge);
             return static_cast<int>(exit_accepted);
         }
-        if (!opts->collect.empty()) return collect(std::filesystem::absolute(opts->collect));
+        if (!opts->collect.empty()) {
+            const auto run = std::filesystem::absolute(opts->collect);
+            const run_folder_claim claim(run, {}, {});
+            return collect(run);
+        }
         return grade(context, *opts);
     };
 }

@@ -7,7 +7,9 @@
 #include "disasm/show.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <regex>
 
 namespace gpujudge {
@@ -19,6 +21,18 @@ void adopt_device_arch(const problem_spec& spec, cli_context& context, compiler_
     if (context.judge.runner.backend == runner_backend::host) return;
     runner_session probe(spec, context.judge.runner);
     adopt_device(probe, compiler);
+}
+
+// An architecture named with --arch: its shape, then whether this nvcc compiles for it, so that a typo
+// is a usage error rather than nvcc's compile error. sm_90a and sm_100f are sm_90 and sm_100 features.
+void check_arch(const std::string& arch, const compiler_settings& compiler) {
+    std::smatch named;
+    if (!std::regex_match(arch, named, std::regex("(sm_[0-9]{2,3})[af]?")))
+        throw usage_error(fmt::format("--arch {}: not an architecture like sm_90, sm_89 or sm_90a", arch));
+    const std::vector<std::string> known = supported_archs(compiler);
+    if (!known.empty() && std::find(known.begin(), known.end(), named[1].str()) == known.end())
+        throw usage_error(fmt::format("--arch {}: {} does not compile for it; it knows {}", arch, compiler.nvcc,
+                                      fmt::join(known, ", ")));
 }
 
 }  // namespace
@@ -43,9 +57,7 @@ command_action define_asm(CLI::App& command) {
         asm_preflight(request.source, opts->code);
         compiler_settings compiler = context.judge.compiler;
         if (!opts->arch.empty()) {
-            if (!std::regex_match(opts->arch, std::regex("sm_[0-9]{2,3}[a-z]?")))
-                throw usage_error(
-                    fmt::format("--arch {}: not an architecture like sm_90, sm_89 or sm_90a", opts->arch));
+            check_arch(opts->arch, compiler);
             compiler.arch = opts->arch;
         } else {
             adopt_device_arch(spec, context, compiler);

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 namespace gpujudge {
 
 namespace {
@@ -31,14 +33,34 @@ std::string padded_verdict(verdict v, style look, std::size_t width) {
     return styled_verdict(v, look) + std::string(width > length ? width - length : 0, ' ');
 }
 
-void print_attempts(const std::vector<attempt>& attempts, style look) {
+// The version of each problem shown here now: an attempt on another is marked, as it counts for no best.
+using versions_now = std::map<std::string, std::string>;
+
+// The problem's slug, marked " *" when the attempt was judged on an earlier version of the problem, " ?"
+// when this home holds no such problem; rows kept before versions were are not marked.
+std::string problem_cell(const attempt& a, const versions_now& versions) {
+    const auto now = versions.find(a.problem);
+    if (now == versions.end()) return a.problem + " ?";
+    return a.problem_version.empty() || a.problem_version == now->second ? a.problem : a.problem + " *";
+}
+
+void print_attempts(const std::vector<attempt>& attempts, const versions_now& versions, style look) {
     fmt::print("{:<19}  {:<24} {:<6}  {:<20} {:>7}  {:>10} {:>9}  {:<12}  {}\n", "time (UTC)", "problem", "how",
                "verdict", "tests", "median µs", "% of peak", "source hash", "file");
-    for (const auto& a : attempts)
-        fmt::print("{:<19}  {:<24} {:<6}  {} {:>7}  {:>10} {:>9}  {:<12}  {}\n", a.recorded_at, a.problem, a.origin,
+    std::string marks;
+    for (const auto& a : attempts) {
+        const std::string problem = problem_cell(a, versions);
+        if (problem != a.problem && marks.find(problem.back()) == std::string::npos) marks += problem.back();
+        fmt::print("{:<19}  {:<24} {:<6}  {} {:>7}  {:>10} {:>9}  {:<12}  {}\n", a.recorded_at, problem, a.origin,
                    padded_verdict(a.outcome, look, 20), fmt::format("{}/{}", a.passed, a.total),
                    figure(a.median_us, "{:.1f}"), figure(a.percent_of_peak, "{:.0f} %"), a.source_hash.substr(0, 12),
                    shown_path(a.source));
+    }
+    if (marks.find('*') != std::string::npos)
+        fmt::print(
+            "* judged on an earlier version of the problem (its problem.yaml, reference or folder has changed "
+            "since): not counted among the personal bests\n");
+    if (marks.find('?') != std::string::npos) fmt::print("? a problem this home does not hold\n");
 }
 
 void print_bests(const std::vector<attempt>& bests) {
@@ -83,7 +105,9 @@ command_action define_history(CLI::App& command) {
             fmt::print("no attempts{} yet: `gpujudge run` and `gpujudge submit` are kept here\n",
                        slug ? " on " + *slug : "");
         else {
-            print_attempts(attempts, context.look);
+            versions_now versions;
+            for (const auto& spec : specs) versions[spec.slug] = problem_version(spec);
+            print_attempts(attempts, versions, context.look);
             print_bests(bests);
         }
         return static_cast<int>(exit_accepted);

@@ -9,6 +9,7 @@
 #include "checks/test_data.hpp"
 #include "cli/commands.hpp"
 #include "compile/compiler.hpp"
+#include "compile/error_reason.hpp"
 #include "judging/declared_outcome.hpp"
 #include "references/timed_data.hpp"
 #include "sanitize/run.hpp"
@@ -120,19 +121,6 @@ std::string declared_label(const solution_file& solution, const judgement& resul
     return fmt::format("DECLARED {}", declared_verdict(solution));
 }
 
-// The compiler's first error line (else its first line): why a file that should compile did not.
-std::string first_diagnostic(const std::string& diagnostics) {
-    std::size_t start = 0, first = std::string::npos;
-    for (std::size_t end; start < diagnostics.size(); start = end + 1) {
-        end = std::min(diagnostics.find('\n', start), diagnostics.size());
-        const std::string line = diagnostics.substr(start, end - start);
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        if (first == std::string::npos) first = start;
-        if (line.find("error") != std::string::npos) return line;
-    }
-    return first == std::string::npos ? "" : diagnostics.substr(first, diagnostics.find('\n', first) - first);
-}
-
 // Judges every solution that compiled as submit does (timed runs quick) and compares its verdict
 // with the declared one. The host backend judges host sources: a .cu file needs the device one.
 void run_solutions(problem_check& check, judge_context& context, style look) {
@@ -159,7 +147,7 @@ void run_solutions(problem_check& check, judge_context& context, style look) {
         if (!mismatch) continue;
         const bool uncompiled = result.overall == verdict::compile_error && solution.expected != verdict::compile_error;
         check.errors.push_back(fmt::format("{}: {}{}", solution.path.string(), *mismatch,
-                                           uncompiled ? ": " + first_diagnostic(result.compile.diagnostics) : ""));
+                                           uncompiled ? ": " + compile_error_reason(result.compile.diagnostics) : ""));
     }
 }
 
@@ -276,9 +264,9 @@ void check_and_compile(std::vector<problem_check>& checks, judge_context& contex
         if (!checks[p].spec) continue;
         tell(context.progress, {progress_step::stage::references, static_cast<int>(p + 1),
                                 static_cast<int>(checks.size()), checks[p].name});
-        check_files(checks[p], context, benchmarks);
+        context.timings.measure("schema and references", [&] { check_files(checks[p], context, benchmarks); });
     }
-    compile_solutions(checks, context, jobs, context.progress);
+    context.timings.measure("compile solutions", [&] { compile_solutions(checks, context, jobs, context.progress); });
 }
 
 // One line for a problem that passed, its errors for one that did not; its exit code.

@@ -104,6 +104,10 @@ async function saveNow() {
   }
 }
 
+// statement.md is Markdown; HTML written in it is shown as text: a statement cannot add a form, a style
+// or an image that calls out to the page.
+marked.use({renderer: {html: (html) => html.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}});
+
 async function showProblem(slug) {
   const problem = await api(`/api/problems/${slug}`);
   state.slug = slug;
