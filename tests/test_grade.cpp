@@ -335,10 +335,9 @@ TEST_CASE("a grade killed midway goes on where it stopped", "[grade]") {
     class_folder cls("grade_resume");
     for (int i = 0; i < 5; ++i)  // distinct bytes: nothing is judged under another name
         cls.hand_in("student" + std::to_string(i), "tiny_sum.cpp", "slow", "// " + std::to_string(i) + "\n");
-    std::filesystem::create_directories(cls.run());
     {
         spawn_options quiet;
-        quiet.output_file = cls.run() / "first.log";
+        quiet.output_file = cls.root() / "first.log";
         child_process grading(cls.argv({"--gpus", "0", "--no-bench"}), quiet);
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
         std::size_t judged = 0;
@@ -349,8 +348,12 @@ TEST_CASE("a grade killed midway goes on where it stopped", "[grade]") {
                 for (const auto& [file, row] : cls.rows()) judged += judged_status(row.status);
         }
         REQUIRE(judged > 0);
-        grading.kill_group();
-        grading.wait();
+        ::kill(grading.pid(), SIGINT);  // Ctrl-C
+        const auto ended = grading.wait(std::chrono::steady_clock::now() + std::chrono::seconds(60));
+        CHECK_FALSE(ended.timed_out);
+        CHECK(contains(read_file_text(cls.root() / "first.log").value_or(""),
+                       "\ngrade: stopped; what was judged is kept in " + (cls.run() / "gradebook.db").string() +
+                           ": grade the class again to go on where it stopped\n"));
     }
     const auto rest = cls.grade({"--gpus", "0", "--no-bench"});
     INFO(rest.output);
@@ -873,6 +876,15 @@ TEST_CASE("grade refuses a request that would misfire before it makes a run fold
                                    " lies inside the class folder " + cls.dir().string() +
                                    ": it would be taken for a student's; give --out a folder outside it\n");
     CHECK_FALSE(std::filesystem::exists(cls.dir() / "alice" / "gradebook.db"));
+
+    std::filesystem::create_directories(cls.run());
+    std::ofstream(cls.run() / "summary.md") << "the TA's own notes";
+    const auto notes = cls.grade({"--no-bench"});
+    CHECK(notes.exit.code == exit_usage);
+    CHECK(notes.output ==
+          "gpujudge: grade: " + cls.run().string() +
+              " holds other files and no gradebook: give --out a new folder, or a grade's run folder\n");
+    CHECK(read_file_text(cls.run() / "summary.md") == "the TA's own notes");
 }
 
 TEST_CASE("grade . in a class folder that holds a problems/ folder does not take it for the course's home", "[grade]") {

@@ -47,6 +47,13 @@ void check_note(const std::filesystem::path& run, const std::string& name, const
 run_folder_claim::run_folder_claim(const std::filesystem::path& run, const std::filesystem::path& class_dir,
                                    const std::filesystem::path& home) {
     std::error_code error;
+    // A folder of other files (`--out notes`) would have its summary.md and leaderboard.md overwritten.
+    if (!class_dir.empty() && std::filesystem::is_directory(run, error) && !std::filesystem::is_empty(run, error) &&
+        !std::filesystem::exists(run / "gradebook.db", error))
+        throw usage_error(
+            fmt::format("grade: {} holds other files and no gradebook: give --out a new folder, or a "
+                        "grade's run folder",
+                        run.string()));
     if (!class_dir.empty()) std::filesystem::create_directories(run, error);
     const auto lock = run / ".lock";
     fd_ = open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);

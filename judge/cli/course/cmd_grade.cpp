@@ -282,10 +282,14 @@ int grade(cli_context& context, grade_options& opts) {
     local.progress_line = isatty(STDERR_FILENO);
     local.judge_history = run / "judge.db";
     std::map<std::string, invalid_problem> broken;  // a reference that failed while judging
+    set_stop_message(fmt::format(
+        "\ngrade: stopped; what was judged is kept in {}: grade the class again to go on where it stopped\n",
+        (run / "gradebook.db").string()));
     const grade_stats stats = grade_locally(plan.jobs, plan.specs, context.judge, local, [&](const grade_row& row) {
         book.store(row);
         if (row.status == grade_status::invalid_problem) ++broken[row.problem].submissions;
     });
+    set_stop_message("");
     print_stats(stats, local.gpus);
     for (const auto& [slug, error] : stats.broken_problems) broken[slug].error = error;
     report_invalid_problems(broken);
@@ -309,7 +313,7 @@ command_action define_grade(CLI::App& command) {
     command.add_option("--time", opts->cluster.time, "Slurm time limit per task (with --slurm)");
     command.add_option("--account", opts->cluster.account, "Slurm account (with --slurm)");
     command.add_option("--tasks", opts->cluster.tasks, "Tasks of the job array (default: one per 8 submissions)")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(1, 100000));  // PositiveNumber's message names a number 300 digits long
     command.add_flag("--no-wait", opts->no_wait, "Submit the job array and return (then: grade --collect <run>)");
     command.add_option("--collect", opts->collect, "Wait for a run's Slurm job and merge it into its gradebook");
     command.add_option("--task", opts->task, "(inside a Slurm task) judge this task's slice of a manifest")->group("");
