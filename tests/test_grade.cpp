@@ -966,3 +966,25 @@ TEST_CASE("a machine error stops the grade with exit 13 rather than fill the gra
     CHECK(contains(graded.output, "(check GPUJUDGE_CACHE_DIR, GPUJUDGE_DATA_DIR and TMPDIR)\n"));
     for (const auto& [file, row] : cls.rows()) CHECK(row.status != "judge_error");
 }
+
+TEST_CASE("a student with a .cu and a .py of one problem takes one place, the faster file's", "[grade]") {
+    const auto row = [](std::string file, std::string student, double median) {
+        grade_row r;
+        r.file = student + "/" + file;
+        r.student = student;
+        r.problem = "reduction";
+        r.status = "accepted";
+        r.gpu = "H100";
+        r.median_us = median;
+        r.percent_of_ceiling = 50;
+        return r;
+    };
+    const auto boards = rank_leaderboards(
+        {row("reduction.py", "alice", 300), row("reduction.cu", "bob", 200), row("reduction.cu", "alice", 100)});
+    REQUIRE(boards.size() == 1);
+    REQUIRE(boards[0].by_gpu.size() == 1);
+    const auto& ranked = boards[0].by_gpu[0].rows;
+    REQUIRE(ranked.size() == 2);
+    CHECK(ranked[0].file == "alice/reduction.cu");
+    CHECK(ranked[1].student == "bob");
+}

@@ -226,6 +226,14 @@ nlohmann::json gradebook_json(const std::vector<grade_row>& rows) {
     return all;
 }
 
+// A ranking keeps each student's first row, their fastest: a .cu and a .py of one problem are one place.
+void one_place_each(std::vector<grade_row>& ranked) {
+    std::set<std::string> placed;
+    ranked.erase(std::remove_if(ranked.begin(), ranked.end(),
+                                [&](const grade_row& row) { return !placed.insert(row.student).second; }),
+                 ranked.end());
+}
+
 std::vector<problem_leaderboard> rank_leaderboards(const std::vector<grade_row>& rows) {
     std::vector<problem_leaderboard> boards;
     for (const auto& [problem, entries] : by_problem(rows)) {
@@ -239,13 +247,15 @@ std::vector<problem_leaderboard> rank_leaderboards(const std::vector<grade_row>&
         for (auto& [gpu, ranked] : by_gpu) {
             std::stable_sort(ranked.begin(), ranked.end(),
                              [](const grade_row& a, const grade_row& b) { return *a.median_us < *b.median_us; });
+            one_place_each(ranked);
             board.by_gpu.push_back({gpu, std::move(ranked)});
         }
-        if (board.by_gpu.size() > 1)
+        if (board.by_gpu.size() > 1) {
             std::stable_sort(
                 board.across_models.begin(), board.across_models.end(),
                 [](const grade_row& a, const grade_row& b) { return *a.percent_of_ceiling > *b.percent_of_ceiling; });
-        else
+            one_place_each(board.across_models);
+        } else
             board.across_models.clear();
         boards.push_back(std::move(board));
     }
