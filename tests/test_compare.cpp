@@ -216,3 +216,44 @@ TEST_CASE("a reference must write every output element, within the output, whate
     CHECK(reference_fault_of(reference) ==
           "the reference wrote past the end of 'output' (element [1] of a buffer of 1)");
 }
+
+namespace {
+
+// A reference of reduction's signature (input, output[1], N) that writes what it is told.
+struct float_reference : solve_function {
+    float value = 0;
+    std::optional<std::string> run(const std::vector<void*>& pointers, const scalar_values&) const override {
+        static_cast<float*>(pointers[1])[0] = value;
+        return std::nullopt;
+    }
+};
+
+std::string reference_fault_of(const float_reference& reference, float first_input) {
+    const problem_spec spec = load_problem(std::string(GPUJUDGE_SOURCE_DIR) + "/problems/reduction");
+    std::vector<float> input = {first_input, 1, 2, 3};
+    try {
+        const named_arrays outputs = run_reference_on_host(spec, {{"N", 4}}, {{"input", input.data()}}, reference);
+        return "written: " + std::to_string(outputs.at("output").as<float>()[0]);
+    } catch (const reference_fault& fault) {
+        return fault.what();
+    }
+}
+
+}  // namespace
+
+TEST_CASE("a reference's NaN or infinity from finite inputs is its fault; from a NaN input it is its answer",
+          "[compare]") {
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    float_reference reference;
+    reference.value = nan;
+    CHECK(reference_fault_of(reference, 0) ==
+          "'output'[0] is NaN (1 of 1 elements of 'output' are not finite), though every input is finite: a "
+          "reference's outputs must be finite");
+    reference.value = -inf;
+    CHECK(reference_fault_of(reference, 0) ==
+          "'output'[0] is -inf (1 of 1 elements of 'output' are not finite), though every input is finite: a "
+          "reference's outputs must be finite");
+    CHECK(reference_fault_of(reference, nan) == "written: -inf");
+    reference.value = 6;
+    CHECK(reference_fault_of(reference, 0) == "written: 6.000000");
+}

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <future>
@@ -105,6 +106,40 @@ bool int_output_holds_fill(const problem_spec& spec, const named_arrays& outputs
     return false;
 }
 
+// Whether every float input element is finite; a literal .nan or .inf in the spec may make one not.
+bool inputs_finite(const problem_spec& spec, const scalar_values& scalars, const std::map<std::string, void*>& inputs) {
+    for (const auto& param : spec.params) {
+        const auto input = inputs.find(param.name);
+        if (!param.is_pointer || param.type != element_type::f32 || input == inputs.end()) continue;
+        const float* values = static_cast<const float*>(input->second);
+        if (!std::all_of(values, values + spec.element_count(param, scalars), [](float v) { return std::isfinite(v); }))
+            return false;
+    }
+    return true;
+}
+
+// The first NaN or infinity in a float output, where every input is finite: arithmetic on finite
+// inputs that gives one (0/0, log of 0) is the reference's bug, which learners would be told to copy.
+std::optional<std::string> first_not_finite(const problem_spec& spec, const scalar_values& scalars,
+                                            const std::map<std::string, void*>& inputs, const named_arrays& outputs) {
+    for (const auto& [name, array] : outputs) {
+        if (array.type() != element_type::f32) continue;
+        const float* values = array.as<float>();
+        const float* bad = std::find_if(values, values + array.size(), [](float v) { return !std::isfinite(v); });
+        if (bad == values + array.size() || !inputs_finite(spec, scalars, inputs)) continue;
+        const auto count = std::count_if(bad, values + array.size(), [](float v) { return !std::isfinite(v); });
+        return fmt::format(
+            "'{}'[{}] is {} ({} of {} elements of '{}' are not finite), though every input is finite: "
+            "a reference's outputs must be finite",
+            name, bad - values,
+            std::isnan(*bad) ? "NaN"
+            : *bad > 0       ? "inf"
+                             : "-inf",
+            count, array.size(), name);
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 named_arrays run_reference_on_host(const problem_spec& spec, const scalar_values& scalars,
@@ -113,6 +148,7 @@ named_arrays run_reference_on_host(const problem_spec& spec, const scalar_values
     std::optional<named_arrays> again;
     if (int_output_holds_fill(spec, outputs)) again = run_on_host(spec, scalars, inputs, function, kReferenceFillAgain);
     if (auto unwritten = first_unwritten(spec, outputs, again ? &*again : nullptr)) throw reference_fault(*unwritten);
+    if (auto not_finite = first_not_finite(spec, scalars, inputs, outputs)) throw reference_fault(*not_finite);
     return outputs;
 }
 

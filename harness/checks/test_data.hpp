@@ -36,7 +36,8 @@ named_arrays run_on_host(const problem_spec& spec, const scalar_values& scalars,
                          const std::map<std::string, void*>& inputs, const solve_function& function, output_fill fill);
 
 // run_on_host with kReferenceFill (and kReferenceFillAgain where an int output holds its word);
-// also throws reference_fault naming the first element the reference left unwritten.
+// also throws reference_fault naming the first element the reference left unwritten, or the first
+// NaN or infinity it wrote from finite inputs.
 named_arrays run_reference_on_host(const problem_spec& spec, const scalar_values& scalars,
                                    const std::map<std::string, void*>& inputs, const solve_function& function);
 
