@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <thread>
@@ -69,20 +70,54 @@ std::string disagreement(const problem_spec& spec, const test_spec& test, const 
     return newline == std::string::npos ? text : text + details.substr(newline);
 }
 
+// "reference.cpp: test 'N = 5': two runs of the reference differ at 'output'[0]: ...". Not the values:
+// those of a random reference differ every time validate runs.
+std::string nondeterminism(const problem_spec& spec, const test_spec& test, const comparison& failure) {
+    return fmt::format(
+        "{}: test '{}': two runs of the reference differ at '{}'[{}]: a reference must give the same "
+        "outputs every run (no rand(), no state kept from call to call)",
+        (spec.dir / "reference.cpp").string(), test.name, failure.output, failure.first_mismatches.at(0).index);
+}
+
+// The functional tests' outputs again, in a second reference process and in reverse order: outputs
+// that differ (rand(), a call counter, a race) would be cached, and every learner judged by one draw.
+void check_deterministic(problem_check& check, reference_outputs& references,
+                         const std::vector<reference_outputs::item>& functional,
+                         const std::vector<std::filesystem::path>& first) {
+    const problem_spec& spec = *check.spec;
+    auto again = references.ensure({functional.rbegin(), functional.rend()}, true);
+    std::reverse(again.begin(), again.end());
+    for (std::size_t i = 0; i < functional.size(); ++i) {
+        const test_spec& test = spec.tests[static_cast<std::size_t>(functional[i].test)];
+        const auto failures = compare_outputs(spec, test.scalars, read_outputs(first[i], spec, test.scalars),
+                                              read_outputs(again[i], spec, test.scalars));
+        if (failures.empty()) continue;
+        check.errors.push_back(nondeterminism(spec, test, failures.front()));
+        return;
+    }
+}
+
 // The reference, in a process of its own, against every example's literal outputs; it must also
-// finish every functional test (and, with `benchmarks`, every benchmark) with all outputs written.
+// finish every functional test (and, with `benchmarks`, every benchmark) with all outputs written,
+// and give the functional tests' outputs again in a second process.
 void check_reference(problem_check& check, judge_context& context, bool benchmarks) {
     const problem_spec& spec = *check.spec;
     try {
         reference_outputs references(spec, build_reference(spec, context), context.compiler.cache_dir, context.runner);
+        const auto generated = [&](test_kind kind) {
+            std::vector<reference_outputs::item> items;
+            for (const int index : select_tests(spec, {kind}))
+                items.push_back({index, own_data(spec.tests[static_cast<std::size_t>(index)]), {}});
+            return items;
+        };
         const std::vector<int> examples = select_tests(spec, {test_kind::example});
         std::vector<reference_outputs::item> items;
         for (const int index : examples)
             items.push_back({index, {spec.tests[static_cast<std::size_t>(index)].seed, {}}, {}});
-        std::vector<test_kind> generated{test_kind::functional};
-        if (benchmarks) generated.push_back(test_kind::benchmark);
-        for (const int index : select_tests(spec, generated))
-            items.push_back({index, own_data(spec.tests[static_cast<std::size_t>(index)]), {}});
+        const std::vector<reference_outputs::item> functional = generated(test_kind::functional);
+        items.insert(items.end(), functional.begin(), functional.end());
+        if (benchmarks)
+            for (const auto& item : generated(test_kind::benchmark)) items.push_back(item);
         const auto paths = references.ensure(items);
         for (std::size_t i = 0; i < examples.size(); ++i) {
             const test_spec& test = spec.tests[static_cast<std::size_t>(examples[i])];
@@ -90,6 +125,9 @@ void check_reference(problem_check& check, judge_context& context, bool benchmar
             for (const auto& failure : compare_outputs(spec, test.scalars, literal_outputs(spec, test), got))
                 check.errors.push_back(disagreement(spec, test, failure));
         }
+        const auto first = paths.begin() + static_cast<std::ptrdiff_t>(examples.size());
+        check_deterministic(check, references, functional,
+                            {first, first + static_cast<std::ptrdiff_t>(functional.size())});
     } catch (const environment_error&) {
         throw;  // the machine's fault, not the problem's
     } catch (const std::exception& error) {
