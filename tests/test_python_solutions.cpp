@@ -59,6 +59,29 @@ TEST_CASE("no solve, or solve with other parameters, is a compile error naming t
     CHECK(contains(judge_python("run", "wrong_signature.py").output, "solve's parameters are (N, input, output)"));
 }
 
+TEST_CASE("validate loads each Python solution as the judge does: its syntax and solve's parameters", "[python]") {
+    const temp_dir home("python-validate-home");
+    std::filesystem::create_directories(home.path() / "problems");
+    std::filesystem::copy(kFixtures + "/problems/tiny_sum", home.path() / "problems" / "tiny_sum");
+    const auto dir = home.path() / "solutions" / "tiny_sum";
+    std::filesystem::create_directories(dir);
+    for (const char* file : {"correct.py", "syntax_error.py", "wrong_signature.py"}) {
+        std::ofstream(dir / file) << "# expect: accepted\n"
+                                  << read_file_text(kFixtures + "/python_solutions/" + file).value_or("");
+    }
+    std::ofstream(dir / "declared.py") << "# expect: compile_error\ndef solve(input, output, N)\n";
+    const auto result = gpujudge_env({}, {"--home", home.path().string(), "validate", "tiny_sum"});
+    INFO(result.output);
+    CHECK(result.exit.code == exit_invalid_problem);
+    CHECK(contains(result.output, "  " + (dir / "syntax_error.py").string() + ": does not compile:\n" +
+                                      (dir / "syntax_error.py").string() + ":7: SyntaxError: "));
+    CHECK(contains(result.output, "  " + (dir / "wrong_signature.py").string() +
+                                      ": does not compile:\nsolve's parameters are (N, input, output); the expected "
+                                      "signature is:\n  def solve(input: torch.Tensor, output: torch.Tensor, N: int)"));
+    CHECK_FALSE(contains(result.output, "correct.py"));
+    CHECK_FALSE(contains(result.output, "declared.py"));
+}
+
 TEST_CASE("an exception in solve is a runtime error with the learner's frames alone", "[python]") {
     const auto result = judge_python("run", "raises.py");
     CHECK(result.exit.code == exit_code_for(verdict::runtime_error));

@@ -13,6 +13,7 @@
 #include "judging/declared_outcome.hpp"
 #include "references/timed_data.hpp"
 #include "sanitize/run.hpp"
+#include "toolkit/python_probe.hpp"
 
 #include <fmt/format.h>
 
@@ -31,6 +32,7 @@ struct problem_check {
     std::optional<std::filesystem::path> home;  // whose solutions/<slug>/ go with it; none: no home's
     std::vector<solution_file> solutions;
     std::vector<compile_result> builds;
+    std::vector<std::string> unloaded;  // per solution: why a Python file was not loaded here; empty: it was
     std::vector<std::string> errors;
 };
 
@@ -139,7 +141,7 @@ void check_build(problem_check& check, std::size_t i) {
     const solution_file& solution = check.solutions[i];
     const compile_result& build = check.builds[i];
     const bool expect_failure = solution.expected == verdict::compile_error;
-    if (build.ok == !expect_failure) return;
+    if (build.ok == !expect_failure || !check.unloaded[i].empty()) return;  // unloaded: the ok line tells
     if (build.source_refused) {  // its header could not be read either: said once, in the compiler's words
         if (solution.header_error != kUnreadableFile)
             check.errors.push_back(build.diagnostics.substr(0, build.diagnostics.find_last_not_of('\n') + 1));
@@ -273,13 +275,34 @@ void check_files(problem_check& check, judge_context& context, bool benchmarks) 
     if (!check.home) return;
     check.solutions = list_solutions(*check.home, check.spec->slug);
     check.builds.resize(check.solutions.size());
+    check.unloaded.resize(check.solutions.size());
     for (const auto& solution : check.solutions)
         if (!solution.header_error.empty()) check.errors.push_back(describe_header_error(solution));
     for (const auto& error : path_errors(check.solutions)) check.errors.push_back(error);
     for (const auto& error : unjudged_sources(*check.home, check.spec->slug)) check.errors.push_back(error);
 }
 
-// Every solution of every problem compiles in one parallel pass.
+// A Python file "compiles" by a copy: its syntax and solve's parameters are checked where a runner
+// imports it. A host runner does that on the CPU, as the judge's load does; where it cannot (no
+// Python with torch, or triton, here), the file is left unchecked, and the ok line says so.
+void load_python(problem_check& check, std::size_t s, judge_context& context) {
+    const std::filesystem::path& source = check.solutions[s].path;
+    if (!check.builds[s].ok || !is_python_source(source)) return;
+    runner_settings host = context.runner;
+    host.backend = runner_backend::host;
+    try {
+        static std::mutex preparing;  // the first runner_for prepares the Python, in a folder named by the process
+        std::unique_lock<std::mutex> lock(preparing);
+        const runner_settings python = runner_for(host, source);
+        lock.unlock();
+        runner_session session(*check.spec, python);
+        if (auto failure = load_solution(session, check.builds[s])) check.unloaded[s] = *failure;
+    } catch (const environment_error& error) {
+        check.unloaded[s] = error.what();
+    }
+}
+
+// Every solution of every problem compiles (a Python one loads) in one parallel pass.
 void compile_solutions(std::vector<problem_check>& checks, judge_context& context, unsigned jobs,
                        const progress_hook& hook) {
     std::vector<std::pair<std::size_t, std::size_t>> builds;
@@ -292,6 +315,7 @@ void compile_solutions(std::vector<problem_check>& checks, judge_context& contex
         tell(hook, {progress_step::stage::compiling, ++started, static_cast<int>(builds.size()),
                     solution.path.filename().string()});
         checks[p].builds[s] = compile_solution(*checks[p].spec, solution.path, context.compiler);
+        load_python(checks[p], s, context);
     });
 }
 
@@ -307,6 +331,16 @@ void check_and_compile(std::vector<problem_check>& checks, judge_context& contex
     context.timings.measure("compile solutions", [&] { compile_solutions(checks, context, jobs, context.progress); });
 }
 
+// ", 2 .py not checked: <why>" where Python files could not be loaded here; nothing where all were.
+std::string unloaded_note(const problem_check& check) {
+    const auto loaded = [](const std::string& why) { return why.empty(); };
+    const auto first = std::find_if_not(check.unloaded.begin(), check.unloaded.end(), loaded);
+    if (first == check.unloaded.end()) return "";
+    const auto count =
+        std::count_if(check.unloaded.begin(), check.unloaded.end(), [&](auto& why) { return !loaded(why); });
+    return fmt::format(", {} .py not checked: {}", count, *first);
+}
+
 // One line for a problem that passed, its errors for one that did not; its exit code.
 int print_outcome(const problem_check& check) {
     if (!check.errors.empty()) {
@@ -316,8 +350,9 @@ int print_outcome(const problem_check& check) {
     }
     std::size_t count[3] = {0, 0, 0};
     for (const auto& test : check.spec->tests) ++count[static_cast<int>(test.kind)];
-    const std::string solutions = check.home ? fmt::format("{} solutions", check.solutions.size())
-                                             : "no solutions looked for (the folder is in no home's problems/)";
+    const std::string solutions = check.home
+                                      ? fmt::format("{} solutions{}", check.solutions.size(), unloaded_note(check))
+                                      : "no solutions looked for (the folder is in no home's problems/)";
     fmt::print("ok    {:<28} {} examples, {} functional, {} benchmarks; {}\n", check.name, count[0], count[1], count[2],
                solutions);
     return exit_accepted;
