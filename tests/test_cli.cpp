@@ -1,5 +1,6 @@
 // The gpujudge program as a user runs it: exit codes and messages.
 #include "base/exit_codes.hpp"
+#include "base/file_text.hpp"
 #include "base/temp_dir.hpp"
 #include "process/child_process.hpp"
 
@@ -78,6 +79,29 @@ TEST_CASE("init writes a starter that compiles against the signature, and never 
     // The starter compiles; on a machine without a GPU the verdict stops at no_device.
     const auto submitted = gpujudge_cli({"submit", "reduction", path});
     CHECK(submitted.exit.code != exit_compile_error);
+}
+
+TEST_CASE("init takes the starter's language from the path, and refuses a --lang the path contradicts", "[cli]") {
+    const std::filesystem::path dir = GPUJUDGE_TEST_CACHE "/init-languages";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    CHECK(gpujudge_cli({"init", "reduction", (dir / "foo.py").string()}).exit.code == exit_accepted);
+    const std::string python = read_file_text(dir / "foo.py").value_or("");
+    CHECK(contains(python, "def solve(input: torch.Tensor, output: torch.Tensor, N: int)"));
+    CHECK_FALSE(contains(python, "__global__"));
+    const auto refused = [&](const std::string& language, const std::string& file) {
+        const auto result = gpujudge_cli({"init", "reduction", (dir / file).string(), "--lang", language});
+        CHECK(result.exit.code == exit_usage);
+        CHECK_FALSE(std::filesystem::exists(dir / file));
+        return result.output;
+    };
+    CHECK(refused("pytorch", "x.cu") == "gpujudge: " + (dir / "x.cu").string() +
+                                            ": a pytorch starter goes in a .py file: name it " +
+                                            (dir / "x.py").string() + ", or leave out --lang\n");
+    CHECK(refused("cuda", "y.py") == "gpujudge: " + (dir / "y.py").string() +
+                                         ": a cuda starter goes in a .cu file: name it " + (dir / "y.cu").string() +
+                                         ", or leave out --lang\n");
+    CHECK(gpujudge_cli({"init", "reduction", (dir / "z.py").string(), "--lang", "triton"}).exit.code == exit_accepted);
 }
 
 TEST_CASE("user mistakes on the command line are usage errors", "[cli]") {
