@@ -44,6 +44,11 @@ TEST_CASE("an output never written, wholly or in part, is named as such", "[comp
     CHECK(cause_of(expected, got) ==
           "likely cause: the output was never written (the poison the judge put there is intact): check the "
           "kernel is launched and writes to this pointer");
+    const comparison python = compare_output("out", expected, got, {1e-6, 1e-6}, {1000});
+    CHECK(likely_cause(python.pattern, solve_language::python)->text ==
+          "likely cause: the output was never written (the poison the judge put there is intact): solve must write "
+          "into the output tensor in place (output.copy_(...), output[:] = ..., or a kernel launched on it): what "
+          "solve returns is ignored, and `output = ...` only rebinds the name");
     got = floats(1000, 2.0f);
     for (std::size_t i = 500; i < 700; ++i) poison_at(got, i);
     CHECK(cause_of(expected, got) ==

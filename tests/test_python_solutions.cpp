@@ -82,6 +82,26 @@ TEST_CASE("validate loads each Python solution as the judge does: its syntax and
     CHECK_FALSE(contains(result.output, "declared.py"));
 }
 
+TEST_CASE("a Python solve that returns its answer or rebinds output is told to write in place", "[python]") {
+    const std::string advice =
+        "likely cause: the output was never written (the poison the judge put there is intact): solve must write "
+        "into the output tensor in place (output.copy_(...), output[:] = ..., or a kernel launched on it): what solve "
+        "returns is ignored, and `output = ...` only rebinds the name";
+    const std::string returned =
+        "gpujudge: solve returned a Tensor, which the judge ignores: write the answer into "
+        "the output tensor in place (output.copy_(...) or output[:] = ...)";
+    const auto returns = judge_python("run", "returns.py");
+    INFO(returns.output);
+    CHECK(returns.exit.code == exit_code_for(verdict::wrong_answer));
+    CHECK(contains(returns.output, advice));
+    CHECK(contains(returns.output, returned));
+    CHECK_FALSE(contains(returns.output, "kernel is launched"));
+    const auto rebinds = judge_python("run", "rebinds.py");
+    INFO(rebinds.output);
+    CHECK(contains(rebinds.output, advice));
+    CHECK_FALSE(contains(rebinds.output, "solve returned"));
+}
+
 TEST_CASE("an exception in solve is a runtime error with the learner's frames alone", "[python]") {
     const auto result = judge_python("run", "raises.py");
     CHECK(result.exit.code == exit_code_for(verdict::runtime_error));

@@ -86,7 +86,7 @@ comparison compare_output(const std::string& name, const host_array& expected, c
     return result;
 }
 
-std::string comparison::describe() const {
+std::string comparison::describe(solve_language language) const {
     std::string text =
         fmt::format("{} of {} elements of '{}' differ from the reference", num_mismatches, num_items, output);
     if (atol != 0 || rtol != 0) text += fmt::format(" (tolerance: atol {:.3g} + rtol {:.3g} * |expected|)", atol, rtol);
@@ -100,7 +100,7 @@ std::string comparison::describe() const {
         text += fmt::format("\n  ... and {} more", num_mismatches - first_mismatches.size());
     if (max_abs_error > 0)
         text += fmt::format("\n  max abs error {:.3g}, max rel error {:.3g}", max_abs_error, max_rel_error);
-    if (const auto cause = likely_cause(pattern)) text += "\n  " + cause->text;
+    if (const auto cause = likely_cause(pattern, language)) text += "\n  " + cause->text;
     return text;
 }
 

@@ -31,7 +31,8 @@ struct comparison {
 
     bool passed() const { return num_mismatches == 0; }
     // "output[3, 1]: expected 10, got 9.5 (abs error 0.5)"; several lines for several mismatches.
-    std::string describe() const;
+    // The likely cause's advice is for a solve in `language`.
+    std::string describe(solve_language language = solve_language::cuda) const;
 };
 
 // Flat index -> row-major coordinates of a buffer with these extents, and as text: "3, 1".

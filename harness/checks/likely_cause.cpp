@@ -79,13 +79,26 @@ std::string cause_kind_names() {
     return names;
 }
 
-std::optional<cause> likely_cause(const mismatch_pattern& p) {
+namespace {
+
+// Where a whole output is left unwritten: a kernel never launched, or (in Python) a tensor never
+// written in place, the two mistakes of a first PyTorch solve.
+std::string never_written_advice(solve_language language) {
+    if (language == solve_language::python)
+        return "solve must write into the output tensor in place (output.copy_(...), output[:] = ..., or a kernel "
+               "launched on it): what solve returns is ignored, and `output = ...` only rebinds the name";
+    return "check the kernel is launched and writes to this pointer";
+}
+
+}  // namespace
+
+std::optional<cause> likely_cause(const mismatch_pattern& p, solve_language language) {
     if (p.num_mismatches == 0) return std::nullopt;
     if (p.num_not_written == p.num_mismatches)
         return cause{cause_kind::never_written,
                      p.num_mismatches == p.num_items
-                         ? std::string("likely cause: the output was never written (the poison the judge put there is "
-                                       "intact): check the kernel is launched and writes to this pointer")
+                         ? "likely cause: the output was never written (the poison the judge put there is intact): " +
+                               never_written_advice(language)
                          : fmt::format("likely cause: {} elements were never written (the judge's poison is intact "
                                        "there): the grid or a loop does not cover the whole output",
                                        p.num_mismatches)};

@@ -43,6 +43,9 @@ struct mismatch_pattern {
     std::size_t match_run_length = 0;
 };
 
-std::optional<cause> likely_cause(const mismatch_pattern& pattern);
+// What solve was written in: a Python solve writes its outputs otherwise than a kernel does.
+enum class solve_language { cuda, python };
+
+std::optional<cause> likely_cause(const mismatch_pattern& pattern, solve_language language = solve_language::cuda);
 
 }  // namespace gpujudge

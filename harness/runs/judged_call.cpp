@@ -148,13 +148,13 @@ call_outcome check_buffers(const problem_spec& spec, const buffer_set& buffers, 
     return outcome;
 }
 
-call_outcome wrong_answer_of(std::vector<comparison> mismatches) {
+call_outcome wrong_answer_of(std::vector<comparison> mismatches, solve_language language) {
     call_outcome outcome;
     outcome.mismatches = std::move(mismatches);
     if (outcome.mismatches.empty()) return outcome;
     outcome.result = verdict::wrong_answer;
     for (const auto& mismatch : outcome.mismatches) {
-        outcome.message += (outcome.message.empty() ? "" : "\n") + mismatch.describe();
+        outcome.message += (outcome.message.empty() ? "" : "\n") + mismatch.describe(language);
         if (const auto cause = likely_cause(mismatch.pattern); cause && !outcome.cause) outcome.cause = cause->kind;
     }
     return outcome;

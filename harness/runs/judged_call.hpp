@@ -74,8 +74,9 @@ call_outcome check_buffers(const problem_spec& spec, const buffer_set& buffers, 
                            const input_set& inputs);
 
 // The outcome of a call whose outputs differ from the expected ones: wrong_answer, each
-// mismatch described, and the likely cause the first that shows one names.
-call_outcome wrong_answer_of(std::vector<comparison> mismatches);
+// mismatch described (its advice for a solve in `language`), and the likely cause the first that
+// shows one names.
+call_outcome wrong_answer_of(std::vector<comparison> mismatches, solve_language language = solve_language::cuda);
 
 // What the harness reports for a call the judge stopped (it found the outputs wrong and keeps
 // the verdict and its message itself).

@@ -628,7 +628,8 @@ bool runner_session::check_outputs(int test, const named_arrays& expected, const
     named_arrays got = process_->outputs().read(spec_, scalars);  // a copy: the runner may write on
     const bool passed = passes_as(spec_, scalars, expected, got);
     if (!passed && !checks.failures.count(test)) {
-        call_outcome outcome = wrong_answer_of(compare_outputs(spec_, scalars, expected, got));
+        call_outcome outcome = wrong_answer_of(compare_outputs(spec_, scalars, expected, got),
+                                               settings_.python ? solve_language::python : solve_language::cuda);
         if (!where.empty()) outcome.message = fmt::format("{}: {}", where, outcome.message);
         checks.failures.emplace(test, std::move(outcome));
         wrong_outputs_[test] = std::move(got);

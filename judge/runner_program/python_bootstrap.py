@@ -284,6 +284,18 @@ class _Replays:
         return None
 
 
+_returned = []  # the note below, once a runner
+
+
+def _note_returned(value):
+    """A solve that returns its answer has written nothing: the judge reads the output tensors alone."""
+    if value is None or _returned:
+        return
+    _returned.append(True)
+    print("gpujudge: solve returned a {}, which the judge ignores: write the answer into the output tensor in place "
+          "(output.copy_(...) or output[:] = ...)".format(type(value).__name__), file=sys.stderr)
+
+
 def _entry(solve, params, shown, on_device):
     tensor = _tensor_maker(on_device)
     replays = _Replays()
@@ -300,7 +312,7 @@ def _entry(solve, params, shown, on_device):
                 key = tuple(pointers[i] if p["pointer"] else scalars[i] for i, p in enumerate(params))
                 graph[0] = replays.call(solve, args, key)
             else:
-                solve(*args)
+                _note_returned(solve(*args))
             return 0
         except BaseException as raised:  # exit() inside solve is no answer either
             text = _trimmed(raised, shown).encode("utf-8", "replace")[:error_bytes - 1]
