@@ -102,6 +102,14 @@ TEST_CASE("a Python solve that returns its answer or rebinds output is told to w
     CHECK_FALSE(contains(rebinds.output, "solve returned"));
 }
 
+TEST_CASE("extra parameters of solve are harmless only with defaults: solve is called with the signature's",
+          "[python]") {
+    CHECK(judge_python("run", "defaulted_extra.py").exit.code == exit_accepted);
+    const auto result = judge_python("run", "undefaulted_extra.py");
+    CHECK(result.exit.code == exit_code_for(verdict::compile_error));
+    CHECK(contains(result.output, "solve's parameters are (input, output, N, debug)"));
+}
+
 TEST_CASE("an exception in solve is a runtime error with the learner's frames alone", "[python]") {
     const auto result = judge_python("run", "raises.py");
     CHECK(result.exit.code == exit_code_for(verdict::runtime_error));
