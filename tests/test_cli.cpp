@@ -81,6 +81,15 @@ TEST_CASE("init writes a starter that compiles against the signature, and never 
     CHECK(submitted.exit.code != exit_compile_error);
 }
 
+TEST_CASE("show prints solve's Python signature beside the C one", "[cli]") {
+    const auto show = gpujudge_cli({"show", "reduction"});
+    CHECK(show.exit.code == exit_accepted);
+    CHECK(contains(show.output,
+                   "## Signature\n  extern \"C\" void solve(const float* input, float* output, int N)\n"
+                   "  def solve(input: torch.Tensor, output: torch.Tensor, N: int)  # a .py solution "
+                   "(PyTorch, Triton)\n\n"));
+}
+
 TEST_CASE("init takes the starter's language from the path, and refuses a --lang the path contradicts", "[cli]") {
     const std::filesystem::path dir = GPUJUDGE_TEST_CACHE "/init-languages";
     std::filesystem::remove_all(dir);

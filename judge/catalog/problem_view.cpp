@@ -1,6 +1,7 @@
 #include "catalog/problem_view.hpp"
 
 #include "base/file_text.hpp"
+#include "catalog/starter.hpp"
 
 #include <fmt/format.h>
 
@@ -71,7 +72,8 @@ std::string example_text(const problem_spec& spec, const test_spec& test) {
 
 std::string problem_text(const problem_spec& spec) {
     std::string text =
-        fmt::format("{}\n\n## Signature\n  {}\n\n## Constraints\n", statement_prose(spec), spec.prototype());
+        fmt::format("{}\n\n## Signature\n  {}\n  {}  # a .py solution (PyTorch, Triton)\n\n## Constraints\n",
+                    statement_prose(spec), spec.prototype(), python_signature(spec));
     for (const auto& line : constraint_lines(spec)) text += fmt::format("- {}\n", line);
     text += "\n## Examples\n";
     bool first = true;

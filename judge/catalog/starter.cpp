@@ -78,17 +78,6 @@ std::string launch(const problem_spec& spec, const std::string& kernel) {
         joined_names(spec, [](const parameter&) { return true; }));
 }
 
-// solve's Python signature (LeetGPU's): tensors for pointers, int or float for scalars.
-std::string python_signature(const problem_spec& spec) {
-    std::string text;
-    for (const auto& param : spec.params)
-        text += fmt::format("{}{}: {}", text.empty() ? "" : ", ", param.name,
-                            param.is_pointer                  ? "torch.Tensor"
-                            : param.type == element_type::i32 ? "int"
-                                                              : "float");
-    return fmt::format("def solve({})", text);
-}
-
 std::string python_conventions(const problem_spec& spec) {
     const std::string pointers = joined_names(spec, [](const parameter& p) { return p.is_pointer; });
     return fmt::format(
@@ -143,6 +132,16 @@ std::string triton_starter(const problem_spec& spec) {
 }
 
 }  // namespace
+
+std::string python_signature(const problem_spec& spec) {
+    std::string text;
+    for (const auto& param : spec.params)
+        text += fmt::format("{}{}: {}", text.empty() ? "" : ", ", param.name,
+                            param.is_pointer                  ? "torch.Tensor"
+                            : param.type == element_type::i32 ? "int"
+                                                              : "float");
+    return fmt::format("def solve({})", text);
+}
 
 std::string starter_source(const problem_spec& spec, const std::string& language) {
     if (language == "pytorch") return pytorch_starter(spec);

@@ -22,6 +22,10 @@ std::string starter_source(const problem_spec& spec);
 // to fill) or "triton" (a @triton.jit kernel stub and its launch, as LeetGPU's Python starters).
 std::string starter_source(const problem_spec& spec, const std::string& language);
 
+// solve's Python signature (LeetGPU's): tensors for pointers, int or float for scalars, as
+// "def solve(input: torch.Tensor, output: torch.Tensor, N: int)".
+std::string python_signature(const problem_spec& spec);
+
 // The languages a solution may be written in, as `init --lang` and the page's picker name them: "cuda",
 // "pytorch", "triton". The one list: anything else a user or a request names is refused against it.
 const std::vector<std::string>& solution_languages();
