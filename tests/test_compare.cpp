@@ -241,7 +241,7 @@ std::string reference_fault_of(const float_reference& reference, float first_inp
 
 }  // namespace
 
-TEST_CASE("a reference's NaN or infinity from finite inputs is its fault; from a NaN input it is its answer",
+TEST_CASE("a reference's NaN or infinity from finite inputs is its fault, from a NaN input it is its answer",
           "[compare]") {
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
     float_reference reference;
