@@ -86,8 +86,10 @@ std::vector<int> stray_runners() {
         // judge is the first process above them.
         int parent = parent_of(std::stoi(name));
         while (parent > 1 && fs::path(program_of(parent)).filename() == "bwrap") parent = parent_of(parent);
+        // A live judge's runner is no stray: gpujudge's, or a test binary's running beside this one under
+        // ctest -j (gpujudge_tests, gpujudge_python_tests); one left to init or a subreaper is.
         const std::string judge = fs::path(program_of(parent)).filename().string();
-        if (parent == getpid() || (judge != "gpujudge" && judge != "gpujudge_tests")) stray.push_back(std::stoi(name));
+        if (parent == getpid() || judge.rfind("gpujudge", 0) != 0) stray.push_back(std::stoi(name));
     }
     return stray;
 }
