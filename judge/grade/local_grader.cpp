@@ -34,10 +34,6 @@ void hide_grade_folders(judge_context& context, const std::vector<std::filesyste
     }
 }
 
-std::string submission_hash(const std::filesystem::path& source) {
-    return submission_hashes(source).first;
-}
-
 std::pair<std::string, std::string> submission_hashes(const std::filesystem::path& source) {
     const auto text = read_file_text(source);
     if (!text) return {};

@@ -16,7 +16,7 @@ namespace gpujudge {
 // A submission to judge, with what decides whether an earlier judgement still holds.
 struct grade_job {
     class_entry entry;
-    std::string source_hash;  // submission_hash
+    std::string source_hash;  // submission_hashes().first
     std::string spec_hash;
     // The source's own bytes at the scan (content_hash): the bytes judged must be these, else the file
     // was rewritten during the grade, and the row would name what was not judged.
@@ -31,8 +31,7 @@ void hide_grade_folders(judge_context& context, const std::vector<std::filesyste
 // includes, as the compile cache keys them (a handed-out wrapper that includes "impl.h" is the same
 // file for every student); "" when it cannot be read. Where an #include names its file through a
 // macro, also where the file lies and every file beside it: never judged like another student's.
-std::string submission_hash(const std::filesystem::path& source);
-// The same, with the source's own bytes' hash (grade_job::file_hash) from the same read.
+// Returned with the source's own bytes' hash (grade_job::file_hash), both of one read.
 std::pair<std::string, std::string> submission_hashes(const std::filesystem::path& source);
 
 struct local_settings {

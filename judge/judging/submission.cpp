@@ -276,7 +276,6 @@ compile_result compile_for_device(const problem_spec& spec, const std::filesyste
 judgement judge_decided(const problem_spec& spec, const std::filesystem::path& source, const judge_options& options,
                         judge_context& context) {
     judgement result;
-    result.source_hash = file_hash(source);  // before anything of it runs
     phase_timings& timings = context.timings;
     result.tests = pending_reports(spec, options.tests);
     tell(context.progress, {progress_step::stage::compiling, 0, 0, ""});
@@ -296,7 +295,8 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
     result.compile =
         on_device ? compile_for_device(spec, source, session, context, result)
                   : timings.measure("compile", [&] { return compile_host(spec, source, "solve", context.compiler); });
-    if (!result.compile.source_hash.empty()) result.source_hash = result.compile.source_hash;  // what was judged
+    // The bytes compiled, read once by the compiler (a refused file's as it is now), before anything runs.
+    result.source_hash = result.compile.source_hash.empty() ? file_hash(source) : result.compile.source_hash;
     tell(context.progress, {progress_step::stage::references, 0, 0, ""});
     const expected_by_test expected_outputs = expected_outputs_for(spec, options.tests, expected.get());
     if (!result.judged()) {
