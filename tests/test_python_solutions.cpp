@@ -151,6 +151,17 @@ TEST_CASE("an output written between timed calls is found before the call, whate
                    "written before the call was made outside it and cannot be timed"));
 }
 
+TEST_CASE("an answer a helper thread writes after the call, holding the runner up on stdout's lock, is never timed",
+          "[python]") {
+    const auto result = judge_python("submit", "answers_behind_the_stdout_lock.py");
+    INFO(result.output);
+    CHECK(result.exit.code != exit_accepted);
+    if (result.exit.code == exit_code_for(verdict::impossible_time))
+        CHECK(contains(result.output, "an answer written after the call was made outside it and cannot be timed"));
+    else
+        CHECK(result.exit.code == exit_code_for(verdict::wrong_answer));
+}
+
 TEST_CASE("what a Python solve starts ends with its runner, setsid or not, sandboxed or not", "[python]") {
     // Compiled solves may start no process at all (test_runner.cpp); a Python one may, so the
     // sandbox's PID namespace and, unsandboxed, the judge's sweep as a subreaper must end them.

@@ -4,6 +4,7 @@
 #include "device/cuda_resources.hpp"
 #include "device/device_kernels.hpp"
 #include "device/l2_flush.hpp"
+#include "device/output_sample.hpp"
 #include "timing/thread_cpu.hpp"
 
 #include <cuda_profiler_api.h>
@@ -44,6 +45,7 @@ public:
         // The call alone: between calls the driver's own threads work (20-60 us of CPU in about half the
         // waits for a 41 MB output on an H200), which would hide what a host function does.
         other_threads_ms_ = other_threads_used(threads_mark_, read_thread_cpu());
+        sampled_ = sample_.read(watch_, at_finish_);  // after the synchronise: what the call left, all of it
     }
     double event_ms() const override { return event_ms_; }
     double host_ms() const override { return host_ms_; }
@@ -55,6 +57,11 @@ public:
     double other_threads_ms() const override { return other_threads_ms_; }
     void watch(const poison_watch& outputs) override { watch_ = outputs; }
     std::optional<early_write> written_before_call() const override { return blocker_.written_early(); }
+    std::optional<late_write> written_after_call() override {
+        std::uint32_t later[kSampleWords];
+        if (!sampled_ || !sample_.read(watch_, later)) return std::nullopt;
+        return first_change(watch_, at_finish_, later);
+    }
 
 private:
     double since_start_ms() const {
@@ -63,6 +70,9 @@ private:
 
     cuda_event start_, stop_;
     blocking_kernel blocker_;
+    output_sample sample_;
+    std::uint32_t at_finish_[kSampleWords] = {};
+    bool sampled_ = false;  // at_finish_ holds the last call's sample
     bool blocking_ = true;
     poison_watch watch_;
     std::mt19937_64 seeds_{std::random_device{}()};

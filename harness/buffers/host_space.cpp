@@ -17,11 +17,13 @@ namespace {
 class host_timer final : public call_timer {
 public:
     void before_call() override {
-        early_ = first_unpoisoned(seeds_());
+        watch_.seed = seeds_();
+        early_ = first_unpoisoned(watch_.seed);
         start_ = std::chrono::steady_clock::now();
     }
     void after_finish() override {
         ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+        read_sample(at_finish_);
     }
     double event_ms() const override { return ms_; }
     double host_ms() const override { return ms_; }
@@ -29,8 +31,24 @@ public:
     double solve_ms() const override { return 0; }  // ...and that work is what the events stand for
     void watch(const poison_watch& outputs) override { watch_ = outputs; }
     std::optional<early_write> written_before_call() const override { return early_; }
+    std::optional<late_write> written_after_call() override {
+        std::uint32_t later[kSampleWords];
+        read_sample(later);
+        return first_change(watch_, at_finish_, later);
+    }
 
 private:
+    // The watched outputs' sampled words (the seed of the call's watch), as first_change compares them.
+    void read_sample(std::uint32_t* words) const {
+        for (int o = 0; o < watch_.num_outputs; ++o) {
+            const watched_output& output = watch_.outputs[o];
+            for (int lane = 0; lane < kWatchLanes; ++lane)
+                for (int k = 0; k < kWatchWordsPerLane; ++k)
+                    words[sample_slot(o, lane, k)] =
+                        output.words[sampled_word(watch_.seed, o, lane, k, output.num_words)];
+        }
+    }
+
     // The same sample as the hold's check on the device (blocking_kernel.cu), lane by lane.
     std::optional<early_write> first_unpoisoned(std::uint64_t seed) const {
         for (int o = 0; o < watch_.num_outputs; ++o) {
@@ -47,6 +65,7 @@ private:
     poison_watch watch_;
     std::mt19937_64 seeds_{std::random_device{}()};
     std::optional<early_write> early_;
+    std::uint32_t at_finish_[kSampleWords] = {};
     std::chrono::steady_clock::time_point start_;
     double ms_ = 0;
 };

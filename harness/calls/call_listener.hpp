@@ -38,6 +38,9 @@ public:
     // the timer draws each call's sample), and what the last call found written before it.
     virtual void watch(const poison_watch&) {}
     virtual std::optional<early_write> written_before_call() const { return std::nullopt; }
+    // Reads the last call's sample again (once its outputs were shipped): a word that changed since the
+    // clock stopped was written outside the call (poison_watch.hpp: late_write).
+    virtual std::optional<late_write> written_after_call() { return std::nullopt; }
 };
 
 }  // namespace gpujudge

@@ -8,6 +8,7 @@
 #include "inputs/counter_rng.hpp"
 
 #include <cstdint>
+#include <optional>
 
 namespace gpujudge {
 
@@ -28,6 +29,25 @@ struct poison_watch {
     std::uint64_t seed = 0;
 };
 
+// The same sample read again as the call's clock stops, after its synchronise, and once more after its
+// outputs were shipped: a word that changed between the two was written after the clock, by work
+// outside the call (a helper thread let go as solve returned, or one that held up the runner on a lock
+// of its own between the call and the shipping) that the clock never saw.
+constexpr int kSampleWords = kMaxWatchedOutputs * kWatchLanes * kWatchWordsPerLane;
+
+// Where word `k` of lane `lane`'s part of output `output`'s sample sits in a sample of kSampleWords.
+GJ_HD inline int sample_slot(int output, int lane, int k) {
+    return (output * kWatchLanes + lane) * kWatchWordsPerLane + k;
+}
+
+// A sampled word that changed after the clock stopped.
+struct late_write {
+    int output = 0;  // index in poison_watch::outputs
+    std::uint64_t word = 0;
+    std::uint32_t at_finish = 0;  // as the clock stopped
+    std::uint32_t later = 0;      // once the outputs were shipped
+};
+
 // The first sampled word found without its poison.
 struct early_write {
     int output = 0;  // index in poison_watch::outputs
@@ -43,6 +63,20 @@ GJ_HD inline std::uint64_t sampled_word(std::uint64_t seed, int output, int lane
         philox4x32_10(static_cast<std::uint32_t>(output), static_cast<std::uint32_t>(lane * kWatchWordsPerLane + k), 0,
                       0, static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
     return rng_detail::bits64(bits) % num_words;
+}
+
+// The first word of `watch`'s sample that differs between `at_finish` and `later` (kSampleWords each).
+inline std::optional<late_write> first_change(const poison_watch& watch, const std::uint32_t* at_finish,
+                                              const std::uint32_t* later) {
+    for (int o = 0; o < watch.num_outputs; ++o)
+        for (int lane = 0; lane < kWatchLanes; ++lane)
+            for (int k = 0; k < kWatchWordsPerLane; ++k) {
+                const int slot = sample_slot(o, lane, k);
+                if (at_finish[slot] != later[slot])
+                    return late_write{o, sampled_word(watch.seed, o, lane, k, watch.outputs[o].num_words),
+                                      at_finish[slot], later[slot]};
+            }
+    return std::nullopt;
 }
 
 }  // namespace gpujudge

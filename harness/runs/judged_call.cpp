@@ -57,21 +57,38 @@ poison_watch buffer_set::poisoned_outputs() const {
     return watch;
 }
 
-call_outcome buffer_set::written_before_call(const early_write& found, const scalar_values& scalars) const {
+std::pair<const parameter*, std::string> buffer_set::watched_word(int output, std::uint64_t word,
+                                                                  const scalar_values& scalars) const {
     const parameter* written = nullptr;
     int index = 0;
     for_each_poisoned([&](const parameter& param, const guarded_buffer&) {
-        if (index++ == found.output) written = &param;
+        if (index++ == output) written = &param;
     });
-    if (!written) throw std::out_of_range("an early write in no watched output");
-    const std::size_t element = found.word * sizeof(std::uint32_t) / element_size(written->type);
+    if (!written) throw std::out_of_range("a write in no watched output");
+    const std::size_t element = word * sizeof(std::uint32_t) / element_size(written->type);
+    return {written, fmt::format("{}[{}]", written->name,
+                                 format_coordinates(coordinates_of(element, extents_of(*written, scalars))))};
+}
+
+call_outcome buffer_set::written_before_call(const early_write& found, const scalar_values& scalars) const {
+    const auto [written, where] = watched_word(found.output, found.word, scalars);
     call_outcome outcome;
     outcome.result = verdict::impossible_time;
     outcome.message = fmt::format(
-        "{}[{}] held 0x{:08x}, not the judge's poison 0x{:08x}, when solve was called: an answer written before "
+        "{} held 0x{:08x}, not the judge's poison 0x{:08x}, when solve was called: an answer written before "
         "the call was made outside it and cannot be timed",
-        written->name, format_coordinates(coordinates_of(element, extents_of(*written, scalars))), found.value,
-        poison_word(written->type));
+        where, found.value, poison_word(written->type));
+    return outcome;
+}
+
+call_outcome buffer_set::written_after_call(const late_write& found, const scalar_values& scalars) const {
+    const std::string where = watched_word(found.output, found.word, scalars).second;
+    call_outcome outcome;
+    outcome.result = verdict::impossible_time;
+    outcome.message = fmt::format(
+        "{} held 0x{:08x} when solve's call had ended (returned, its device work synchronised) and 0x{:08x} once "
+        "its outputs were shipped: an answer written after the call was made outside it and cannot be timed",
+        where, found.at_finish, found.later);
     return outcome;
 }
 

@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpujudge {
@@ -44,8 +45,13 @@ public:
     poison_watch poisoned_outputs() const;
     // The verdict for an early write the timer found in poisoned_outputs(): impossible_time.
     call_outcome written_before_call(const early_write& found, const scalar_values& scalars) const;
+    // impossible_time for an output word that changed after the call's clock stopped.
+    call_outcome written_after_call(const late_write& found, const scalar_values& scalars) const;
 
 private:
+    // The watched output `output` (an index of poisoned_outputs()) and where its word `word` lies: "out[3, 4]".
+    std::pair<const parameter*, std::string> watched_word(int output, std::uint64_t word,
+                                                          const scalar_values& scalars) const;
     template <typename Visit>  // visit(param, buffer) for each buffer poisoned_outputs() holds
     void for_each_poisoned(Visit&& visit) const;
 

@@ -161,6 +161,8 @@ private:
             outcome = slot.written_before_call(*early, test_.scalars);
         if (outcome.result == verdict::accepted) outcome = check_buffers(spec_, slot, test_.scalars, data);
         if (outcome.result == verdict::accepted && !judge_.ship(slot)) outcome = stopped_by_judge();
+        if (const auto late = timer_->written_after_call(); late && outcome.result == verdict::accepted)
+            outcome = slot.written_after_call(*late, test_.scalars);
         if (outcome.result == verdict::accepted) return std::nullopt;
         outcome.message = fmt::format("timed run {} (data set {}, buffer set {}): {}", call + 1, d, s, outcome.message);
         return outcome;

@@ -98,7 +98,7 @@ public:
         wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
         // What solve printed (a kernel's printf too, written at the synchronisation) reaches the judge's
         // output file now: the judge may end the runner at any moment after the call, with no exit's flush.
-        std::fflush(stdout);
+        fflush_unlocked(stdout);  // no lock a thread of solve's could hold, keeping the runner from its checks
         if (profiled_) profiled_->set_profiling(false);
         out_.send(message_of(event::returned, nlohmann::json{{"test", test_}}));
     }
