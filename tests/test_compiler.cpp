@@ -10,6 +10,7 @@
 #include "compile/include_scan.hpp"
 
 #include <dlfcn.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <catch2/catch.hpp>
 
@@ -562,10 +563,64 @@ TEST_CASE("the compiler is shown the bytes the key and the hash were made of, wh
     INFO(built.diagnostics);
     REQUIRE(built.ok);
     const std::string seen = read_file_text(built.library).value_or("");
-    if (built.source_hash == content_hash({first_source}))  // hashed before the rewrite, as it should have been
+    // The submission hash of what was compiled, source and header: a grade compares it with its scan's.
+    const auto hash_of = [&](const std::string& source_text, const std::string& header_text) {
+        workspace other;
+        other.write("sum.h", header_text);
+        const fs::path copy = other.write("solution.cpp", source_text);
+        return submission_hash(copy, source_text, scan_includes(copy, source_text));
+    };
+    if (built.source_hash == content_hash({first_source})) {  // hashed before the rewrite, as it should have been
         CHECK(seen == first_source + first_header);
-    else  // the machine was slow enough that the compile began after it: all of it the second bytes
+        CHECK(built.submission_hash == hash_of(first_source, first_header));
+    } else {  // the machine was slow enough that the compile began after it: all of it the second bytes
         CHECK(seen == "// second\n" + std::string(kSolve) + "// second\n");
+        CHECK(built.submission_hash == hash_of("// second\n" + std::string(kSolve), "// second\n"));
+    }
+    CHECK(built.submission_hash != content_hash({first_source}));  // the header is part of it
+}
+
+TEST_CASE("a header the compile cannot take is refused unread: NUL bytes, too large, too many bytes together",
+          "[compiler]") {
+    // A header holding another's bytes, NUL and a name between them, took the key of two headers (content_hash
+    // separates its parts with NUL): a file that did not compile got another's library. A sparse header of a GiB
+    // costs nothing on disk and held a GiB of the judge's memory per read.
+    workspace space;
+    space.write("sum.h", std::string("inline float sum(const float*, int) { return 0; }\n") + '\0' + "tune.h" + '\0');
+    const fs::path source = space.write("solution.cpp", kSolve);
+    const compile_result nul = space.host(source);
+    CHECK_FALSE(nul.ok);
+    CHECK(nul.diagnostics == (space.sources.path() / "sum.h").string() + ": not a header: it holds NUL bytes\n");
+
+    fs::resize_file(space.write("sum.h", ""), kMaxHeaderBytes + 1);  // sparse: nothing on disk
+    const compile_result large = space.host(source);
+    CHECK_FALSE(large.ok);
+    CHECK(large.diagnostics == (space.sources.path() / "sum.h").string() + ": a header larger than 4 MiB\n");
+
+    std::string includes;
+    for (int i = 0; i < 5; ++i) {
+        space.write(fmt::format("part{}.h", i), std::string(kMaxHeaderBytes - 1, ' '));
+        includes += fmt::format("#if 0\n#include \"part{}.h\"\n#endif\n", i);
+    }
+    const compile_result many = space.host(
+        space.write("many.cpp", includes + "extern \"C\" void solve(const float*, float* o, int) { o[0] = 0; }\n"));
+    CHECK_FALSE(many.ok);
+    CHECK(many.diagnostics ==
+          (space.sources.path() / "part4.h").string() + ": the headers included hold more than 16 MiB together\n");
+}
+
+TEST_CASE("a header reached again through another name is a part of the key: a link is not invisible to it",
+          "[compiler]") {
+    workspace space;
+    space.write("impl.h", "inline float sum(const float* x, int) { return x[0]; }\n");
+    const fs::path source =
+        space.write("solution.cpp",
+                    "#include \"impl.h\"\n#include \"tune.h\"\nextern \"C\" void solve(const float* i, float* "
+                    "o, int n) { o[0] = sum(i, n); }\n");
+    fs::create_symlink("impl.h", space.sources.path() / "tune.h");
+    const include_scan linked = scan_includes(source);
+    REQUIRE(linked.key_parts.size() == 3);
+    CHECK(linked.key_parts[2] == "tune.h (read before)");
 }
 
 TEST_CASE("a compiler wrapper in ~/bin shows the compile its bin folder, never the home around it",

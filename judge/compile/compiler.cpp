@@ -355,6 +355,11 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
     result.source_hash = content_hash({*text});
     const std::string header = forced_header(spec, function);
     const cache_entry entry = cache_entry_for(source, *text, header, tools, flags, suffix, settings);
+    result.submission_hash = submission_hash(source, *text, entry.includes);
+    if (!entry.includes.refused.empty()) {
+        result.diagnostics = entry.includes.refused + "\n";
+        return result;
+    }
     result.library = entry.library;
     if (entry.includes.complete && std::filesystem::exists(entry.library)) {
         result.ok = result.cached = true;
@@ -477,6 +482,7 @@ compile_result stage_python(const std::filesystem::path& source, const compiler_
         return result;
     }
     result.source_hash = content_hash({*text});
+    result.submission_hash = result.source_hash;  // a Python submission is one file
     result.library = dir / (result.source_hash + ".py");
     result.cached = std::filesystem::exists(result.library);
     if (!result.cached) write_file_atomically(result.library, *text);

@@ -27,6 +27,9 @@ struct compile_result {
     // The hash (content_hash) of the source's bytes that were compiled, read once: what was judged, where
     // the file may have been rewritten since (empty when it could not be read).
     std::string source_hash;
+    // What the judgement depends on of the learner's files as compiled (submission_hash: the source's bytes
+    // and its local headers'): a grade compares it with its scan's.
+    std::string submission_hash;
 };
 
 // What one compilation may take: the compiler (nvcc, and each program it starts) runs under these

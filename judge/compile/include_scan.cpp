@@ -1,8 +1,13 @@
 #include "compile/include_scan.hpp"
 
+#include "base/content_hash.hpp"
 #include "base/file_text.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -103,7 +108,28 @@ fs::path identity(const fs::path& path) {
 struct scanner {
     fs::path root;  // the source's folder, absolute
     std::set<fs::path> seen;
+    std::uintmax_t total_bytes = 0;
     include_scan result;
+
+    // The header's bytes, or why it cannot be compiled (then `result.refused` says so).
+    std::optional<std::string> readable(const fs::path& path) {
+        std::error_code error;
+        const std::uintmax_t size = fs::file_size(path, error);
+        if (!error && size > kMaxHeaderBytes)
+            result.refused = fmt::format("{}: a header larger than {} MiB", path.string(), kMaxHeaderBytes >> 20);
+        else if (!error && (total_bytes += size) > kMaxHeadersBytes)
+            result.refused = fmt::format("{}: the headers included hold more than {} MiB together", path.string(),
+                                         kMaxHeadersBytes >> 20);
+        if (!result.refused.empty()) return std::nullopt;
+        auto text = read_file_text(path).value_or("");
+        // No part of a key may hold NUL, which separates the parts (content_hash): a header of two
+        // headers' bytes would take their key.
+        if (text.find('\0') != std::string::npos) {
+            result.refused = fmt::format("{}: not a header: it holds NUL bytes", path.string());
+            return std::nullopt;
+        }
+        return text;
+    }
 
     void scan(const fs::path& file, const std::string& text) {
         std::istringstream lines(logical_text(text));
@@ -124,8 +150,14 @@ struct scanner {
             result.key_parts.push_back(key.generic_string() + " (not beside its includer)");
             return;
         }
-        if (!seen.insert(identity(path)).second) return;
-        const std::string text = read_file_text(path).value_or("");
+        if (!seen.insert(identity(path)).second) {
+            result.key_parts.push_back(key.generic_string() + " (read before)");  // a link is a part of the key too
+            return;
+        }
+        if (!result.refused.empty()) return;
+        const auto read = readable(path);
+        if (!read) return;
+        const std::string& text = *read;
         result.headers.push_back(path);
         result.texts.push_back(text);
         result.key_parts.push_back(key.generic_string());
@@ -146,6 +178,23 @@ include_scan scan_includes(const fs::path& source, const std::string& text) {
     state.seen.insert(identity(source));
     state.scan(source, text);
     return state.result;
+}
+
+std::string submission_hash(const fs::path& source, const std::string& text, const include_scan& includes) {
+    const std::string own = content_hash({text});
+    if (includes.complete && includes.key_parts.empty()) return own;  // a file alone keeps gradebooks' hashes
+    std::vector<std::string> parts{own};
+    parts.insert(parts.end(), includes.key_parts.begin(), includes.key_parts.end());
+    if (!includes.complete) {  // this student's own: where it lies, and every file beside it
+        parts.push_back(fs::absolute(source).string());
+        std::vector<fs::path> beside;
+        std::error_code error;
+        for (const auto& entry : fs::directory_iterator(source.parent_path(), error))
+            if (entry.is_regular_file(error)) beside.push_back(entry.path());
+        std::sort(beside.begin(), beside.end());
+        for (const auto& file : beside) parts.insert(parts.end(), {file.filename().string(), file_hash(file)});
+    }
+    return content_hash(parts);
 }
 
 }  // namespace gpujudge

@@ -24,12 +24,28 @@ struct include_scan {
     // content or the fact that it is not there (so that creating it changes the key). Free of
     // where the source lies, so that a folder moved or reached by another path keeps its key.
     std::vector<std::string> key_parts;
+    // Why the headers cannot be compiled as read, "path: why" (one holds NUL bytes, is larger than
+    // kMaxHeaderBytes, or all together exceed kMaxHeadersBytes); empty when they can. A header refused
+    // is not read further: a sparse file of a GiB costs nothing on disk and a GiB of memory per read.
+    std::string refused;
 };
+
+// What one header, and all of a source's headers together, may hold.
+constexpr std::uintmax_t kMaxHeaderBytes = std::uintmax_t{4} << 20;
+constexpr std::uintmax_t kMaxHeadersBytes = std::uintmax_t{16} << 20;
 
 // `#include <...>` is left out: system and CUDA headers change with the toolchain, whose version
 // the key holds.
 include_scan scan_includes(const std::filesystem::path& source);
 // The same, of the source's bytes as the caller read them.
 include_scan scan_includes(const std::filesystem::path& source, const std::string& text);
+
+// What a judgement of `source` depends on of the learner's files, as one hash: its bytes (`text`) and the
+// local headers `includes` read, as the compile cache keys them (a handed-out wrapper that includes
+// "impl.h" is the same file for every student). Where an #include names its file through a macro, also
+// where the file lies and every file beside it: never the same as another student's. Of a source alone,
+// the hash of its bytes (content_hash). The grade's scan and the compile both compute it, so that a grade
+// can tell that what was compiled is what it hashed.
+std::string submission_hash(const std::filesystem::path& source, const std::string& text, const include_scan& includes);
 
 }  // namespace gpujudge
