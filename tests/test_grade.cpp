@@ -589,6 +589,56 @@ TEST_CASE(
     CHECK(contains(summary, "## Invalid problems\n\n- tiny_broken: 2 submissions not judged: " + error + "\n"));
 }
 
+TEST_CASE("grade writes each file's feedback: what submit would print, lent with a judgement, gone with its file",
+          "[grade]") {
+    class_folder cls("grade_feedback");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    cls.hand_in("bob", "tiny_sum.cpp", "off_by_one");
+    cls.hand_in("dave", "tiny_sum.cpp", "off_by_one");  // bob's bytes: his judgement, and his feedback, lent
+    cls.hand_in("erin", "notes.txt", "correct");
+    std::filesystem::create_directories(cls.dir() / "carol");
+    std::ofstream(cls.dir() / "carol" / "tiny_sum.cpp")  // two errors: the row keeps the first alone
+        << "extern \"C\" void solve(const float* input, float* output, int N) {\n    output[0] = input[0]\n}\n"
+           "void other() { undeclared_name = 1; }\n";
+    const auto graded = cls.grade({"--no-bench"});
+    INFO(graded.output);
+    REQUIRE(graded.exit.code == exit_accepted);
+    const auto feedback = [&](const std::string& file) { return cls.file("feedback/" + file + ".txt"); };
+
+    const std::string carol = feedback("carol/tiny_sum.cpp");
+    INFO(carol);
+    CHECK(contains(carol, "problem  Tiny Sum (tiny_sum)\n"));
+    CHECK(contains(carol, "compile  failed\n"));
+    CHECK(contains(carol, "carol/tiny_sum.cpp:2:25: error: expected"));
+    CHECK(contains(carol, "carol/tiny_sum.cpp:4:16: error: "));  // the second error, which the row's reason lacks
+    CHECK_FALSE(contains(cls.rows().at("carol/tiny_sum.cpp").reason, ":4:16:"));
+    CHECK(contains(carol, "verdict: compile_error\n"));
+
+    const std::string bob = feedback("bob/tiny_sum.cpp");
+    INFO(bob);
+    CHECK(contains(bob, "source   bob/tiny_sum.cpp\n"));
+    CHECK(contains(bob, "wrong_answer\n"));  // a test's line, then its message
+    CHECK((contains(bob, "verdict: wrong_answer (0/4 tests passed)\n") ||
+           contains(bob, "verdict: wrong_answer (1/4 tests passed)\n")));
+    CHECK(contains(feedback("alice/tiny_sum.cpp"), "verdict: accepted (4/4 tests passed)\n"));
+    // Judged once, under bob's name: dave's feedback is the same report, naming dave's file.
+    const std::string dave = feedback("dave/tiny_sum.cpp");
+    CHECK(dave.find("bob/") == std::string::npos);
+    CHECK(dave.size() == bob.size() + 1);  // "dave" is one letter longer than "bob", named once
+    CHECK(contains(dave, "source   dave/tiny_sum.cpp\n"));
+    CHECK(feedback("erin/notes.txt") ==
+          "source   erin/notes.txt\nstatus: not_a_source\n  'notes.txt' is not a source file (.cpp)\n");
+    CHECK_FALSE(contains(cls.file("gradebook.csv"), "verdict:"));  // the feedback is not in the gradebook's files
+    CHECK_FALSE(contains(cls.file("gradebook.json"), "verdict:"));
+
+    std::filesystem::remove(cls.dir() / "erin" / "notes.txt");
+    const auto again = cls.grade({"--no-bench"});
+    CHECK(again.exit.code == exit_accepted);
+    CHECK(feedback("bob/tiny_sum.cpp") == bob);  // unchanged: not judged again, its feedback kept
+    CHECK_FALSE(std::filesystem::exists(cls.run() / "feedback" / "erin" / "notes.txt.txt"));
+    CHECK(contains(feedback("erin"), "status: empty_folder\n"));
+}
+
 TEST_CASE("grade: a compile error's reason is the compiler's first error line, not its 'In function' line", "[grade]") {
     class_folder cls("grade_compile_reason");
     std::filesystem::create_directories(cls.dir() / "carol");
@@ -674,7 +724,54 @@ TEST_CASE("a grade with timing times what an earlier --no-bench grade accepted",
     CHECK(contains(cls.file("leaderboard.md"), "| 1 | alice |"));
     CHECK(contains(cls.grade({}).output, "0 to judge, 2 unchanged"));
     CHECK(contains(cls.grade({"--no-bench"}).output, "0 to judge, 2 unchanged"));  // the times stay
-    CHECK(cls.rows().at("alice/tiny_sum.cpp").median_us.has_value());
+    const auto timed_row = cls.rows().at("alice/tiny_sum.cpp");
+    REQUIRE(timed_row.median_us.has_value());
+    // Judged again without timing (a reference fixed, say): its times stay, and so does its place.
+    CHECK(contains(cls.grade({"--no-bench", "--rejudge"}).output, "2 to judge"));
+    const auto rejudged = cls.rows().at("alice/tiny_sum.cpp");
+    CHECK(rejudged.median_us == timed_row.median_us);
+    CHECK(rejudged.judged_at >= timed_row.judged_at);
+    CHECK(contains(cls.file("leaderboard.md"), "| 1 | alice |"));
+}
+
+TEST_CASE("a problem broken for one grade keeps the judgements made before; restored, nothing is judged again",
+          "[grade]") {
+    class_folder cls("grade_problem_breaks", "");
+    const auto home = cls.root() / "home";
+    std::filesystem::create_directories(home / "problems");
+    std::filesystem::copy(kFixtures + "/problems/tiny_sum", home / "problems" / "tiny_sum",
+                          std::filesystem::copy_options::recursive);
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    cls.hand_in("bob", "tiny_sum.cpp", "off_by_one");
+    const auto with_home = [&](std::vector<std::string> args) {
+        std::vector<std::string> argv = cls.argv(std::move(args));
+        *(std::find(argv.begin(), argv.end(), "--home") + 1) = home.string();
+        return run_command(argv, std::chrono::seconds(600));
+    };
+    REQUIRE(with_home({"--no-bench"}).exit.code == exit_accepted);
+    const auto yaml = home / "problems" / "tiny_sum" / "problem.yaml";
+    const std::string kept = read_file_text(yaml).value();
+    std::string edited = kept;  // a maintainer mid-edit
+    edited.replace(edited.find("time_limit_ms: 500"), 18, "time_limit_ms: [oops]");
+    std::ofstream(yaml, std::ios::trunc) << edited;
+    cls.hand_in("carol", "tiny_sum.cpp", "correct");  // handed in meanwhile: not judged
+    const auto broken = with_home({"--no-bench"});
+    INFO(broken.output);
+    CHECK(broken.exit.code == exit_invalid_problem);
+    CHECK(contains(broken.output,
+                   "grade: problem tiny_sum is invalid: its 3 submissions were not judged (2 of them keep their "
+                   "judgements from before the problem broke; not counted against the students): gpujudge validate "
+                   "tiny_sum, then grade again\n"));
+    auto rows = cls.rows();
+    CHECK(rows.at("alice/tiny_sum.cpp").status == "accepted");
+    CHECK(rows.at("bob/tiny_sum.cpp").status == "wrong_answer");
+    CHECK(rows.at("carol/tiny_sum.cpp").status == "invalid_problem");
+    std::ofstream(yaml, std::ios::trunc) << kept;
+    const auto restored = with_home({"--no-bench"});
+    INFO(restored.output);
+    CHECK(restored.exit.code == exit_accepted);
+    CHECK(contains(restored.output, "0 to judge, 2 unchanged, 1 judged under another name"));  // carol's: alice's bytes
+    CHECK(cls.rows().at("carol/tiny_sum.cpp").status == "accepted");
 }
 
 TEST_CASE("grade --slurm: the manifest keeps names and paths byte for byte, UTF-8 or not", "[grade][slurm]") {
@@ -709,6 +806,18 @@ TEST_CASE("grade --slurm: the manifest keeps names and paths byte for byte, UTF-
             "path": "/class/a/tiny_sum.cpp", "source_hash": "h", "spec_hash": "s"}]})"));
     REQUIRE(older.size() == 1);
     CHECK(older[0].entry.path == "/class/a/tiny_sum.cpp");
+}
+
+TEST_CASE("grade --slurm: a task hides the class folder its manifest's files lie in, as a local grade does",
+          "[grade][slurm]") {
+    // A task hid the run folder alone: a classmate's hand-in showed wherever a bind (a course repository on
+    // Python's path) held the class folder.
+    grade_job job;
+    job.entry.file = "grace o'neil/tiny_sum.cpp";
+    job.entry.path = "/courses/cs101/class/grace o'neil/tiny_sum.cpp";
+    CHECK(class_folder_of(job) == "/courses/cs101/class");
+    job.entry.path = "/elsewhere/tiny_sum.cpp";  // not where its key says: no folder named (never "/")
+    CHECK(class_folder_of(job).empty());
 }
 
 TEST_CASE("grade --slurm: an sbatch refusal is sbatch's own message, exit 13, and leaves no job folder behind",
@@ -749,11 +858,69 @@ TEST_CASE("stopped while it waits for its Slurm job, grade says the array goes o
     std::ifstream in(cls.root() / "grade.out");
     const std::string output((std::istreambuf_iterator<char>(in)), {});
     INFO(output);
-    CHECK(contains(output, "submitted 1 submissions as Slurm job array 4242 ("));  // stdout, though redirected
+    CHECK(contains(output, "submitted 1 submission as Slurm job array 4242 ("));  // stdout, though redirected
     CHECK(contains(output,
                    "\ngrade: stopped waiting; Slurm job array 4242 goes on: collect it with gpujudge grade "
                    "--collect " +
                        cls.run().string() + ", or cancel it with scancel 4242\n"));
+}
+
+// Whether a process whose command line holds every one of `parts` is running (a sandboxed one too).
+bool running_with(const std::vector<std::string>& parts) {
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+        std::string line((std::istreambuf_iterator<char>(in)), {});
+        std::replace(line.begin(), line.end(), '\0', ' ');
+        if (std::all_of(parts.begin(), parts.end(), [&](const std::string& part) { return contains(line, part); }))
+            return true;
+    }
+    return false;
+}
+
+TEST_CASE("grade: a header rewritten between the scan and the compile makes the row unreadable, never judged",
+          "[grade]") {
+    // A red team's race: the plan hashed mallory's wrong header, a right one was compiled and judged, and the
+    // row kept the wrong header's hash: accepted then, and lent to every copy of the wrong files.
+    class_folder cls("grade_header_swap");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    std::filesystem::create_directories(cls.dir() / "mallory");
+    std::ofstream(cls.dir() / "mallory" / "tiny_sum.cpp")
+        << "#include \"impl.h\"\n"
+           "extern \"C\" void solve(const float* input, float* output, int N) { output[0] = impl_sum(input, N); }\n";
+    std::ofstream(cls.dir() / "mallory" / "impl.h") << "inline float impl_sum(const float* x, int) { return x[0]; }\n";
+    // The one compile at a time (each may take all memory) waits in alice's until the test says go.
+    const auto go = cls.root() / "bin" / "go";
+    cls.slurm_command("c++", "case \"$*\" in *alice/tiny_sum.cpp*) while [ ! -e " + go.string() +
+                                 " ]; do sleep 0.1; done;; esac\nexec /usr/bin/c++ \"$@\"\n");
+    std::vector<std::string> argv = cls.argv({"--no-bench"});
+    argv.insert(argv.begin() + 1, {cls.path(), "GPUJUDGE_COMPILE_MEMORY_LIMIT_MB=536870912"});
+    // Data and cache folders beside the class folder, not around it: the judge's own folders show no header.
+    *std::find(argv.begin(), argv.end(), "GPUJUDGE_DATA_DIR=" + cls.root().string()) =
+        "GPUJUDGE_DATA_DIR=" + (cls.root() / "data").string();
+    *std::find(argv.begin(), argv.end(), std::string("GPUJUDGE_CACHE_DIR=" GPUJUDGE_TEST_CACHE)) =
+        "GPUJUDGE_CACHE_DIR=" + (cls.root() / "cache").string();
+    spawn_options options;
+    options.output_file = cls.root() / "grade.out";
+    child_process grading(argv, options);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (!running_with({(cls.root() / "bin" / "c++").string(), "alice/tiny_sum.cpp"}) &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    // The plan has hashed mallory's files: a right header now, for the compile alone.
+    std::ofstream(cls.dir() / "mallory" / "impl.h")
+        << "inline float impl_sum(const float* x, int n) { double s = 0; for (int i = 0; i < n; ++i) s += x[i]; "
+           "return static_cast<float>(s); }\n";
+    std::ofstream(go) << "go\n";
+    const auto ended = grading.wait(std::chrono::steady_clock::now() + std::chrono::seconds(600));
+    std::ifstream in(cls.root() / "grade.out");
+    INFO(std::string((std::istreambuf_iterator<char>(in)), {}));
+    REQUIRE_FALSE(ended.timed_out);
+    const auto rows = cls.rows();
+    CHECK(rows.at("alice/tiny_sum.cpp").status == "accepted");
+    CHECK(rows.at("mallory/tiny_sum.cpp").status == "unreadable");
+    CHECK(rows.at("mallory/tiny_sum.cpp").reason ==
+          "the file, or a header it includes, changed or disappeared during the grade");
 }
 
 TEST_CASE("two files built to share an XXH3 hash are two submissions: each is judged on its own", "[grade]") {
@@ -830,7 +997,12 @@ echo 4243
     cls.slurm_command("squeue", "printf '0|TIMEOUT\\n1|CANCELLED by 0\\n'\n");
     const auto graded = cls.grade({"--slurm", "--tasks", "2", "--no-bench"}, {cls.path()});
     INFO(graded.output);
-    CHECK(graded.exit.code == exit_accepted);
+    CHECK(graded.exit.code == exit_environment);  // the grade is incomplete: the cluster's doing
+    CHECK(contains(graded.output,
+                   "grade: 2 submissions in Slurm tasks that failed were not judged: judge them with "
+                   "gpujudge grade " +
+                       std::filesystem::weakly_canonical(cls.dir()).string() + " --out " + cls.run().string() +
+                       " --slurm --retry-failed\n"));
     const auto job = cls.run() / "slurm" / "job-1";
     const auto rows = cls.rows();
     CHECK(rows.at("alice/tiny_sum.cpp").reason ==
@@ -949,6 +1121,41 @@ TEST_CASE("a reference that fails while a class is judged makes its rows invalid
         CHECK(contains(row.reason, "reference"));
     }
     CHECK(contains(cls.file("summary.md"), "## Invalid problems\n\n- tiny_sum: 2 submissions not judged: "));
+}
+
+TEST_CASE("grade --slurm: a reference that fails inside a task is told once by the collect, exit 10",
+          "[grade][slurm]") {
+    class_folder cls("grade_slurm_reference_fails", "");
+    const auto home = cls.root() / "home";
+    std::filesystem::create_directories(home / "problems");
+    std::filesystem::copy(kFixtures + "/problems/tiny_sum", home / "problems" / "tiny_sum",
+                          std::filesystem::copy_options::recursive);
+    std::ofstream(home / "problems" / "tiny_sum" / "reference.cpp")
+        << "#include <cstdlib>\n"
+           "extern \"C\" void reference(const float* input, float* output, int N) {\n"
+           "    if (N > 500) std::exit(0);\n"
+           "    output[0] = 0;\n"
+           "    for (int i = 0; i < N; ++i) output[0] += input[i];\n"
+           "}\n";
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    // A cluster of one node that runs each task of the array at once, in order, as Slurm would.
+    cls.slurm_command("sbatch", R"(for arg; do case "$arg" in --array=0-*) last="${arg#--array=0-}";;
+  --output=*) out="${arg#--output=}";; esac; script="$arg"; done
+i=0; while [ "$i" -le "$last" ]; do
+  SLURM_ARRAY_TASK_ID=$i sh "$script" > "${out%task-%a.out}task-$i.out" 2>&1; i=$((i + 1)); done
+echo 4245
+)");
+    cls.slurm_command("squeue", "echo '0|COMPLETED'\n");
+    std::vector<std::string> argv = cls.argv({"--slurm", "--no-bench"});
+    *(std::find(argv.begin(), argv.end(), "--home") + 1) = home.string();
+    argv.insert(argv.begin() + 1, cls.path());  // after "env"
+    const auto graded = run_command(argv, std::chrono::seconds(600));
+    INFO(graded.output);
+    CHECK(graded.exit.code == exit_invalid_problem);
+    CHECK(contains(graded.output,
+                   "grade: problem tiny_sum is invalid: its submission was not judged (not counted against the "
+                   "students): gpujudge validate tiny_sum, then grade again\n"));
+    CHECK(cls.rows().at("alice/tiny_sum.cpp").status == "invalid_problem");
 }
 
 TEST_CASE("a machine error stops the grade with exit 13 rather than fill the gradebook with judge_error", "[grade]") {

@@ -10,15 +10,17 @@
 
 namespace gpujudge {
 
+bool machine_error(const std::exception& error) {
+    return dynamic_cast<const environment_error*>(&error) ||
+           dynamic_cast<const std::filesystem::filesystem_error*>(&error);
+}
+
 int report_current_exception() {
     try {
         throw;
     } catch (const usage_error& error) {
         fmt::print(stderr, "gpujudge: {}\n", error.what());
         return exit_usage;
-    } catch (const environment_error& error) {
-        fmt::print(stderr, "gpujudge: {}\n", error.what());
-        return exit_environment;
     } catch (const counters_denied_error& error) {
         fmt::print(stderr, "gpujudge: {}\n", error.what());
         return exit_counters_denied;
@@ -28,11 +30,14 @@ int report_current_exception() {
     } catch (const problem_error& error) {
         fmt::print(stderr, "gpujudge: {}\n", error.what());
         return exit_invalid_problem;
-    } catch (const std::filesystem::filesystem_error& error) {
-        // A folder it needs that cannot be made or written, not a bug: the machine's to mend.
-        fmt::print(stderr, "gpujudge: {} (check GPUJUDGE_CACHE_DIR, GPUJUDGE_DATA_DIR and TMPDIR)\n", error.what());
-        return exit_environment;
     } catch (const std::exception& error) {
+        if (machine_error(error)) {
+            // A folder it cannot make or write names the variables that place the folders.
+            const bool folder = dynamic_cast<const std::filesystem::filesystem_error*>(&error);
+            fmt::print(stderr, "gpujudge: {}{}\n", error.what(),
+                       folder ? " (check GPUJUDGE_CACHE_DIR, GPUJUDGE_DATA_DIR and TMPDIR)" : "");
+            return exit_environment;
+        }
         fmt::print(stderr, "gpujudge: internal error: {}\n", error.what());
     } catch (...) {
         fmt::print(stderr, "gpujudge: internal error: an exception of unknown type\n");

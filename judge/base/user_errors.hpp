@@ -26,6 +26,11 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// An error of the machine's, neither the user's input nor a bug: a tool it lacks (environment_error) or
+// a folder that cannot be made or written (a filesystem_error). Exit 13; a grade stops at the first, as
+// it would fail every submission alike.
+bool machine_error(const std::exception& error);
+
 // Call only inside a catch block: prints the exception being handled to stderr — a problem.yaml
 // error as its own "path:line: message", anything else as "gpujudge: <message>" ("internal
 // error" for what no user can fix) — and returns its exit code.

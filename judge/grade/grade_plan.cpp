@@ -3,6 +3,7 @@
 #include "base/content_hash.hpp"
 #include "bench/timing.hpp"
 #include "catalog/catalog.hpp"
+#include "grade/feedback.hpp"
 #include "grade/grade_reports.hpp"
 
 #include <fmt/format.h>
@@ -84,6 +85,7 @@ void plan_submission(const plan_request& request, gradebook& book, grade_job job
         return;
     }
     grade_row row = *before;  // the same bytes under another name: the same judgement
+    row.feedback = lent_feedback(*before, job.entry.file);
     row.file = job.entry.file;
     row.student = job.entry.student;
     row.problem = job.entry.problem;
@@ -127,6 +129,13 @@ grade_plan plan_grade(const plan_request& request, gradebook& book) {
             auto& invalid = plan.invalid[entry.problem];
             invalid.error = refused.at(entry.problem);
             ++invalid.submissions;
+            // A judgement of these bytes made before the problem broke (a maintainer mid-edit) stands: the
+            // problem restored as it was, nothing is judged again.
+            const auto mine = book.row(entry.file);
+            if (mine && judged_status(mine->status) && !source_hash.empty() && mine->source_hash == source_hash) {
+                ++invalid.kept;
+                continue;
+            }
             entry.status = grade_status::invalid_problem;
             entry.reason = invalid_problem_reason(entry.problem, invalid.error);
             book.store(bare_row(entry));

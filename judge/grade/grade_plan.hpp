@@ -2,6 +2,7 @@
 // What a grade has to do: the class folder scanned against the gradebook. Bad inputs become rows
 // at once; a source judged before on the same problem files and GPU keeps (or lends) its row;
 // the rest is to judge.
+#include "grade/grade_reports.hpp"
 #include "grade/gradebook.hpp"
 #include "grade/local_grader.hpp"
 
@@ -22,13 +23,6 @@ struct plan_request {
     bool retry_failed = false;   // judge only what a failed Slurm task (or the judge) left unjudged
     bool timed = true;           // with timed runs: an accepted row judged without them is judged again
     std::set<std::string> gpus;  // the GPU models the judging runs on; empty: any seen before
-};
-
-// A problem whose files cannot be loaded (a broken problem.yaml): its error, once, and how many
-// submissions of it were left unjudged.
-struct invalid_problem {
-    std::string error;  // "path:line: message" for a problem.yaml
-    int submissions = 0;
 };
 
 struct grade_plan {

@@ -1,12 +1,14 @@
 #include "grade/grade_reports.hpp"
 
+#include "base/counted.hpp"
+#include "base/file_text.hpp"
 #include "base/json_text.hpp"
+#include "grade/feedback.hpp"
 #include "history/json.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <set>
 
@@ -39,16 +41,6 @@ double median(std::vector<double> values) {
     std::sort(values.begin(), values.end());
     const std::size_t n = values.size();
     return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-void write_file(const std::filesystem::path& path, const std::string& text) {
-    const auto temporary = path.string() + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary);
-        out << text;
-        if (!out) throw std::runtime_error(fmt::format("{}: cannot write", temporary));
-    }
-    std::filesystem::rename(temporary, path);  // readers never see half a file
 }
 
 // "gpu1" where the row names its GPU's number, else nothing.
@@ -133,18 +125,10 @@ std::string identical_sources(const std::vector<grade_row>& rows) {
 
 // Problems that could not be loaded: each once, with its error and how many submissions wait for it.
 std::string invalid_problems(const std::vector<grade_row>& rows) {
-    std::map<std::string, std::pair<int, std::string>> problems;
-    for (const auto& row : rows)
-        if (row.status == grade_status::invalid_problem) {
-            auto& [count, error] = problems[row.problem];
-            ++count;
-            const std::string prefix = invalid_problem_reason(row.problem, "");
-            error = row.reason.rfind(prefix, 0) == 0 ? row.reason.substr(prefix.size()) : row.reason;
-        }
     std::string text;
-    for (const auto& [problem, found] : problems)
-        text += fmt::format("- {}: {} submission{} not judged: {}\n", cell(problem), found.first,
-                            found.first == 1 ? "" : "s", cell(found.second));
+    for (const auto& [problem, found] : invalid_problems_of(rows))
+        text += fmt::format("- {}: {} not judged: {}\n", cell(problem),
+                            counted(static_cast<std::size_t>(found.submissions), "submission"), cell(found.error));
     return text.empty() ? "" : "\n## Invalid problems\n\n" + text;
 }
 
@@ -160,6 +144,18 @@ std::string not_judged(const std::vector<grade_row>& rows) {
 
 std::string invalid_problem_reason(const std::string& problem, const std::string& error) {
     return fmt::format("problem {} is invalid: {}", problem, error);
+}
+
+std::map<std::string, invalid_problem> invalid_problems_of(const std::vector<grade_row>& rows) {
+    std::map<std::string, invalid_problem> problems;
+    for (const auto& row : rows)
+        if (row.status == grade_status::invalid_problem) {
+            auto& found = problems[row.problem];
+            ++found.submissions;
+            const std::string prefix = invalid_problem_reason(row.problem, "");
+            found.error = row.reason.rfind(prefix, 0) == 0 ? row.reason.substr(prefix.size()) : row.reason;
+        }
+    return problems;
 }
 
 std::string printable_name(const std::string& text, bool markdown) {
@@ -309,10 +305,11 @@ std::string summary_markdown(const std::vector<grade_row>& rows) {
 
 void write_grade_reports(const std::filesystem::path& run, const std::vector<grade_row>& rows) {
     std::filesystem::create_directories(run);
-    write_file(run / "gradebook.csv", gradebook_csv(rows));
-    write_file(run / "gradebook.json", json_text(gradebook_json(rows), 2) + "\n");
-    write_file(run / "leaderboard.md", leaderboard_markdown(rows));
-    write_file(run / "summary.md", summary_markdown(rows));
+    write_file_atomically(run / "gradebook.csv", gradebook_csv(rows));
+    write_file_atomically(run / "gradebook.json", json_text(gradebook_json(rows), 2) + "\n");
+    write_file_atomically(run / "leaderboard.md", leaderboard_markdown(rows));
+    write_file_atomically(run / "summary.md", summary_markdown(rows));
+    write_feedback(run, rows);
 }
 
 }  // namespace gpujudge

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,16 @@ std::string printable_name(const std::string& text, bool markdown = false);
 
 // The reason of a row whose problem cannot be loaded: "problem <slug> is invalid: <its error>".
 std::string invalid_problem_reason(const std::string& problem, const std::string& error);
+
+// A problem whose files cannot be loaded (a broken problem.yaml) or whose reference failed: its error,
+// once, and how many submissions of it were left unjudged.
+struct invalid_problem {
+    std::string error;  // "path:line: message" for a problem.yaml
+    int submissions = 0;
+    int kept = 0;  // of them: judged before the problem broke, on the same bytes, their rows kept
+};
+// The invalid_problem rows' problems, by slug, each error as the rows' reasons give it.
+std::map<std::string, invalid_problem> invalid_problems_of(const std::vector<grade_row>& rows);
 
 std::string gradebook_csv(const std::vector<grade_row>& rows);
 nlohmann::json gradebook_json(const std::vector<grade_row>& rows);
@@ -53,7 +64,7 @@ nlohmann::json leaderboard_json(const std::vector<grade_row>& rows);
 // could not be judged.
 std::string summary_markdown(const std::vector<grade_row>& rows);
 
-// Writes the four files into `run` (each replaced whole).
+// Writes the four files into `run` (each replaced whole), and each row's feedback (grade/feedback.hpp).
 void write_grade_reports(const std::filesystem::path& run, const std::vector<grade_row>& rows);
 
 }  // namespace gpujudge

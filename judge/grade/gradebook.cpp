@@ -19,11 +19,10 @@ constexpr const char* kDatabase = "gradebook";  // names it in SQLite's errors
 
 constexpr const char* kColumns =
     "file, student, problem, status, passed, total, median_us, gbps, percent_of_ceiling, speedup, ceiling_gbps,"
-    " source_hash, spec_hash, gpu, judged_at, wall_s, reason, gpu_index";
-// A gradebook of a version before gpu_index, read without migrating it: no row names its GPU's number.
-constexpr const char* kColumnsBeforeGpuIndex =
-    "file, student, problem, status, passed, total, median_us, gbps, percent_of_ceiling, speedup, ceiling_gbps,"
-    " source_hash, spec_hash, gpu, judged_at, wall_s, reason, NULL";
+    " source_hash, spec_hash, gpu, judged_at, wall_s, reason, gpu_index, feedback";
+// Columns later versions added, each read as NULL from a gradebook of a version before it (serve reads
+// without migrating).
+constexpr const char* kLaterColumns[] = {"gpu_index", "feedback"};
 
 grade_row row_at(const sql_statement& q) {
     grade_row row;
@@ -45,6 +44,7 @@ grade_row row_at(const sql_statement& q) {
     row.wall_s = q.maybe_number(15).value_or(0);
     row.reason = q.text(16);
     row.gpu_index = q.maybe_integer(17);
+    row.feedback = q.text(18);
     return row;
 }
 
@@ -125,6 +125,20 @@ std::optional<std::filesystem::path> remembered_grade_run() {
     return std::filesystem::path(*text);
 }
 
+grade_row with_kept_times(const gradebook& book, grade_row row) {
+    if (row.status != "accepted" || row.median_us) return row;
+    const auto before = book.row(row.file);
+    if (!before || before->status != "accepted" || !before->median_us || before->source_hash != row.source_hash ||
+        before->spec_hash != row.spec_hash || before->gpu != row.gpu)
+        return row;
+    row.median_us = before->median_us;
+    row.gbps = before->gbps;
+    row.percent_of_ceiling = before->percent_of_ceiling;
+    row.speedup = before->speedup;
+    row.ceiling_gbps = before->ceiling_gbps;
+    return row;
+}
+
 gradebook::gradebook(const std::filesystem::path& path, access mode) : columns_(kColumns) {
     const bool reading = mode == access::read;
     std::error_code ignored;
@@ -141,15 +155,19 @@ gradebook::gradebook(const std::filesystem::path& path, access mode) : columns_(
     try {
         if (reading) {
             if (!has_rows_table(db_)) throw std::runtime_error("not a gradebook (it has no table of rows)");
-            if (!has_column(db_, "gpu_index")) columns_ = kColumnsBeforeGpuIndex;
+            for (const char* column : kLaterColumns)
+                if (!has_column(db_, column))
+                    columns_.replace(columns_.find(column), std::string(column).size(), "NULL");
         } else {
             execute(db_,
                     "CREATE TABLE IF NOT EXISTS rows (file TEXT PRIMARY KEY, student TEXT, problem TEXT, status TEXT,"
                     " passed INTEGER, total INTEGER, median_us REAL, gbps REAL, percent_of_ceiling REAL, speedup REAL,"
                     " ceiling_gbps REAL, source_hash TEXT, spec_hash TEXT, gpu TEXT, judged_at TEXT, wall_s REAL,"
-                    " reason TEXT, gpu_index INTEGER)");
-            // Gradebooks of earlier versions gain the column, empty: their rows' GPU numbers are unknown.
+                    " reason TEXT, gpu_index INTEGER, feedback TEXT)");
+            // Gradebooks of earlier versions gain the columns, empty: their rows' GPU numbers and feedback
+            // are unknown.
             if (!has_column(db_, "gpu_index")) execute(db_, "ALTER TABLE rows ADD COLUMN gpu_index INTEGER");
+            if (!has_column(db_, "feedback")) execute(db_, "ALTER TABLE rows ADD COLUMN feedback TEXT");
         }
     } catch (const std::exception& error) {
         sqlite3_close(db_);
@@ -163,7 +181,7 @@ gradebook::~gradebook() {
 
 void gradebook::store(const grade_row& row) {
     const std::string sql =
-        fmt::format("INSERT OR REPLACE INTO rows ({}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", kColumns);
+        fmt::format("INSERT OR REPLACE INTO rows ({}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", kColumns);
     sql_statement q(kDatabase, db_, sql);
     q.bind(1, row.file);
     q.bind(2, row.student);
@@ -183,6 +201,7 @@ void gradebook::store(const grade_row& row) {
     q.bind(16, row.wall_s);
     q.bind(17, row.reason);
     q.bind(18, row.gpu_index);
+    q.bind(19, row.feedback);
     q.step();  // one statement: SQLite's own transaction
 }
 

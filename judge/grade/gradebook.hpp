@@ -33,6 +33,10 @@ struct grade_row {
     // Which GPU of its machine judged it (nvidia-smi's number); none for rows never judged on one,
     // a Slurm task's GPU not named by a number, or rows of gradebooks from before it was kept.
     std::optional<int> gpu_index;
+    // What `submit` would have printed for the file (every diagnostic, each test's verdict and message, its
+    // output, the timed runs): a grade's feedback/<file>.txt. Empty for rows never judged, whose feedback is
+    // their status and reason, and for rows of gradebooks from before it was kept. Not in the CSV or JSON.
+    std::string feedback;
 };
 
 // Statuses of files that were not judged, beside the verdicts.
@@ -66,10 +70,17 @@ std::filesystem::path gradebook_path(const std::filesystem::path& run_or_file);
 void remember_grade_run(const std::filesystem::path& run);
 std::optional<std::filesystem::path> remembered_grade_run();
 
+class gradebook;
+
+// `row` as a grade stores it: a file accepted by a grade without timed runs (--no-bench) keeps the times
+// of its earlier timed row on the same bytes, problem files and GPU model (--rejudge --no-bench erased
+// a class's times and emptied its leaderboard).
+grade_row with_kept_times(const gradebook& book, grade_row row);
+
 class gradebook {
 public:
     // `write`: creates the database and its table when new, and adds the columns of later versions
-    // to an older gradebook (gpu_index, empty). `read` (serve): changes nothing, and refuses a path
+    // to an older gradebook (gpu_index, feedback: empty). `read` (serve): changes nothing, and refuses a path
     // that holds no gradebook; an older one reads with no GPU numbers. Throws naming `path` when the
     // gradebook cannot be opened so.
     enum class access { write, read };

@@ -7,9 +7,12 @@
 #include "bench/timing.hpp"
 #include "compile/error_reason.hpp"
 #include "compile/include_scan.hpp"
+#include "grade/feedback.hpp"
 #include "grade/grade_reports.hpp"
 #include "judging/modes.hpp"
 #include "judging/submission.hpp"
+#include "report/judgement.hpp"
+#include "toolkit/python_probe.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -26,8 +29,10 @@
 
 namespace gpujudge {
 
-void hide_grade_folders(judge_context& context, const std::vector<std::filesystem::path>& folders) {
-    for (const auto& folder : folders) {
+void hide_grade_folders(judge_context& context, const std::filesystem::path& class_dir,
+                        const std::filesystem::path& run_dir) {
+    for (const auto& folder : {class_dir, run_dir, context.home / "problems", context.home / "solutions"}) {
+        if (folder.empty()) continue;
         const auto absolute = std::filesystem::absolute(folder).lexically_normal();
         context.compiler.others.push_back(absolute);
         context.runner.hidden.push_back(absolute);
@@ -38,20 +43,8 @@ std::pair<std::string, std::string> submission_hashes(const std::filesystem::pat
     const auto text = read_file_text(source);
     if (!text) return {};
     const std::string own = content_hash({*text});
-    const include_scan includes = scan_includes(source, *text);
-    if (includes.complete && includes.key_parts.empty()) return {own, own};  // a file alone keeps gradebooks' hashes
-    std::vector<std::string> parts{own};
-    parts.insert(parts.end(), includes.key_parts.begin(), includes.key_parts.end());
-    if (!includes.complete) {  // this student's own: where it lies, and every file beside it
-        parts.push_back(std::filesystem::absolute(source).string());
-        std::vector<std::filesystem::path> beside;
-        std::error_code error;
-        for (const auto& entry : std::filesystem::directory_iterator(source.parent_path(), error))
-            if (entry.is_regular_file(error)) beside.push_back(entry.path());
-        std::sort(beside.begin(), beside.end());
-        for (const auto& file : beside) parts.insert(parts.end(), {file.filename().string(), file_hash(file)});
-    }
-    return {content_hash(parts), own};
+    if (is_python_source(source)) return {own, own};  // one file: its `#include` comments read nothing
+    return {submission_hash(source, *text, scan_includes(source, *text)), own};
 }
 
 namespace {
@@ -68,13 +61,6 @@ struct compiled_job {
     std::string failure;
     std::exception_ptr machine_failure;  // what threw was the machine's (see grade_stop), not the file's
 };
-
-// Whether an error is the machine's (a cache or data folder that cannot be written, a missing tool): it
-// would fail every submission alike, so the grade stops rather than fill the gradebook with judge_error.
-bool machine_error(const std::exception& error) {
-    return dynamic_cast<const environment_error*>(&error) ||
-           dynamic_cast<const std::filesystem::filesystem_error*>(&error);
-}
 
 // The first machine error of a grade, which stops every thread and is thrown to its caller; and the
 // problems whose reference failed while judging, whose other submissions are not judged.
@@ -244,10 +230,12 @@ grade_row judge_one(const compiled_job& item, const worker_setup& setup, judge_c
     return row;
 }
 
-// Whether the bytes compiled are not those the scan hashed: the file was rewritten (or swapped for a link)
-// during the grade, and its row would name what was not judged.
+// Whether the bytes compiled are not those the scan hashed: the file or a header it includes was rewritten
+// (or swapped for a link) during the grade, and its row would name what was not judged.
 bool changed_since_scan(const grade_job& job, const compile_result& compiled) {
-    return !compiled.source_refused && !job.file_hash.empty() && compiled.source_hash != job.file_hash;
+    if (compiled.source_refused) return false;
+    return (!job.file_hash.empty() && compiled.source_hash != job.file_hash) ||
+           (!job.source_hash.empty() && compiled.submission_hash != job.source_hash);
 }
 
 grade_row judged_row(const compiled_job& item, const worker_setup& setup, judge_context& context, double& busy_s) {
@@ -255,15 +243,22 @@ grade_row judged_row(const compiled_job& item, const worker_setup& setup, judge_
     const problem_spec& spec = setup.specs.at(job.entry.problem);
     const bool host = context.runner.backend == runner_backend::host;
     const auto changed = [&] {
-        return early_row(job, spec, grade_status::unreadable, "the file changed or disappeared during the grade");
+        return early_row(job, spec, grade_status::unreadable,
+                         "the file, or a header it includes, changed or disappeared during the grade");
     };
     if (item.machine_failure) std::rethrow_exception(item.machine_failure);
     if (const auto broken = setup.stop.broken(job.entry.problem))
         return early_row(job, spec, grade_status::invalid_problem, invalid_problem_reason(job.entry.problem, *broken));
     if (!item.compile) return early_row(job, spec, grade_status::judge_error, item.failure);
     if (changed_since_scan(job, *item.compile)) return changed();
-    if (!item.compile->ok)
-        return early_row(job, spec, "compile_error", compile_error_reason(item.compile->diagnostics));
+    if (!item.compile->ok) {
+        grade_row row = early_row(job, spec, "compile_error", compile_error_reason(item.compile->diagnostics));
+        judgement refused;
+        refused.compile = *item.compile;
+        refused.overall = verdict::compile_error;
+        row.feedback = kept_feedback(submission_text(spec, job.entry.file, refused));
+        return row;
+    }
     const auto start = clock_type::now();
     try {
         judge_options options = submit_options(spec, {}, setup.settings.timed);
@@ -275,6 +270,7 @@ grade_row judged_row(const compiled_job& item, const worker_setup& setup, judge_
         if (changed_since_scan(job, result.compile)) return changed();
         grade_row row = row_of(job, spec, result, host);
         row.wall_s = since(start);
+        row.feedback = kept_feedback(submission_text(spec, job.entry.file, result));
         return row;
     } catch (const problem_error& error) {  // its reference failed: the problem's fault, not the student's
         busy_s += since(start);

@@ -23,15 +23,16 @@ struct grade_job {
     std::string file_hash;
 };
 
-// Hides `folders` (the class folder, the run folder) from every compile and runner of `context`: no
-// bind a tool or the system makes shows a classmate's hand-in or the gradebook to a submission.
-void hide_grade_folders(judge_context& context, const std::vector<std::filesystem::path>& folders);
+// Hides the class folder, the run folder and the course's problems/ and solutions/ (of context.home) from
+// every compile and runner of `context`: no bind a tool, the system or Python's path makes (a course
+// repository installed with pip -e) shows a classmate's hand-in, the gradebook or the staff's solutions
+// to a submission.
+void hide_grade_folders(judge_context& context, const std::filesystem::path& class_dir,
+                        const std::filesystem::path& run_dir);
 
-// What a judgement of `source` depends on of the student's files: its bytes and the local headers it
-// includes, as the compile cache keys them (a handed-out wrapper that includes "impl.h" is the same
-// file for every student); "" when it cannot be read. Where an #include names its file through a
-// macro, also where the file lies and every file beside it: never judged like another student's.
-// Returned with the source's own bytes' hash (grade_job::file_hash), both of one read.
+// What a judgement of `source` depends on of the student's files (submission_hash: its bytes and local
+// headers; a Python file's bytes alone), with the source's own bytes' hash (grade_job::file_hash), both of
+// one read; "" when it cannot be read.
 std::pair<std::string, std::string> submission_hashes(const std::filesystem::path& source);
 
 struct local_settings {

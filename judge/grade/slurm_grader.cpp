@@ -271,13 +271,14 @@ std::string task_output_note(const std::filesystem::path& out) {
                         : fmt::format("its output ends: {} ({})", last, out.string());
 }
 
-int collect_job(const std::filesystem::path& job_dir, gradebook& book) {
+collected_job collect_job(const std::filesystem::path& job_dir, gradebook& book) {
     const json manifest = read_json(job_dir / "manifest.json");
     const int tasks = manifest.at("tasks").get<int>();
     const std::vector<grade_job> jobs = jobs_of(manifest);
     const std::string job_id = job_id_of(job_dir);
     const auto states = task_states(job_id, tasks);
-    int failed = 0;
+    collected_job collected;
+    std::vector<grade_row> judged_rows;
     for (int t = 0; t < tasks; ++t) {
         std::map<std::string, grade_row> judged;
         if (std::filesystem::exists(task_db(job_dir, t)))
@@ -286,7 +287,8 @@ int collect_job(const std::filesystem::path& job_dir, gradebook& book) {
         for (std::size_t i = static_cast<std::size_t>(t); i < jobs.size(); i += static_cast<std::size_t>(tasks)) {
             const grade_job& job = jobs[i];
             if (judged.count(job.entry.file)) {
-                book.store(judged.at(job.entry.file));
+                book.store(with_kept_times(book, judged.at(job.entry.file)));
+                judged_rows.push_back(judged.at(job.entry.file));
                 continue;
             }
             grade_row row;
@@ -300,25 +302,34 @@ int collect_job(const std::filesystem::path& job_dir, gradebook& book) {
             row.reason = fmt::format("Slurm task {}_{} {} before judging it; {} (--retry-failed judges it again)",
                                      job_id, t, state, task_output_note(job_dir / fmt::format("task-{}.out", t)));
             book.store(row);
-            ++failed;
+            ++collected.failed;
         }
     }
-    return failed;
+    collected.broken = invalid_problems_of(judged_rows);
+    return collected;
+}
+
+std::filesystem::path class_folder_of(const grade_job& job) {
+    const std::string path = job.entry.path.string();
+    const std::string tail = "/" + job.entry.file;
+    if (path.size() <= tail.size() || path.compare(path.size() - tail.size(), tail.size(), tail) != 0) return {};
+    return path.substr(0, path.size() - tail.size());
 }
 
 void run_task(const std::filesystem::path& manifest_path, const judge_context& context) {
     const char* index = std::getenv("SLURM_ARRAY_TASK_ID");
     if (!index || !*index) throw usage_error("grade --task runs inside a Slurm array task ($SLURM_ARRAY_TASK_ID)");
     const int task = std::atoi(index);
-    judge_context hiding = context;
-    hide_grade_folders(hiding, {manifest_path.parent_path().parent_path().parent_path()});  // <run>/slurm/job-<n>
     const json manifest = read_json(manifest_path);
+    const std::vector<grade_job> all = jobs_of(manifest);
+    judge_context hiding = context;
+    const auto run_dir = manifest_path.parent_path().parent_path().parent_path();  // <run>/slurm/job-<n>
+    hide_grade_folders(hiding, all.empty() ? std::filesystem::path() : class_folder_of(all.front()), run_dir);
     const int tasks = manifest.at("tasks").get<int>();
     const auto job_dir = manifest_path.parent_path();
     gradebook mine(task_db(job_dir, task));
     std::vector<grade_job> slice;
     std::map<std::string, problem_spec> specs;
-    const std::vector<grade_job> all = jobs_of(manifest);
     for (std::size_t i = static_cast<std::size_t>(task); i < all.size(); i += static_cast<std::size_t>(tasks)) {
         const auto done = mine.row(all[i].entry.file);  // a requeued task goes on where it stopped
         if (done && judged_status(done->status)) continue;

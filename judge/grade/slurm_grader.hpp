@@ -3,12 +3,14 @@
 // slice of the submissions into a database of its own in the run folder; squeue and sacct say how
 // the tasks ended; collecting merges the tasks' rows into the gradebook, and every submission of a
 // task that ended before judging it becomes a task_failed row (--retry-failed judges it again).
+#include "grade/grade_reports.hpp"
 #include "grade/gradebook.hpp"
 #include "grade/local_grader.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -47,9 +49,20 @@ std::optional<std::filesystem::path> latest_job(const std::filesystem::path& run
 // Waits while any task is pending or running, with the progress line on a terminal.
 void follow_job(const std::filesystem::path& job_dir, bool progress_line);
 
+// What collecting a job came to, beside the rows it stored.
+struct collected_job {
+    int failed = 0;  // task_failed rows: submissions a task left unjudged
+    // Problems whose reference failed inside a task: their rows are invalid_problem.
+    std::map<std::string, invalid_problem> broken;
+};
+
 // Merges the job's results into `book`: what its tasks judged, and a task_failed row for each
-// submission a task left unjudged. Returns how many such rows.
-int collect_job(const std::filesystem::path& job_dir, gradebook& book);
+// submission a task left unjudged.
+collected_job collect_job(const std::filesystem::path& job_dir, gradebook& book);
+
+// The class folder a job's file lies in: its path without the file's key (<class>/<student>/<problem>.cu);
+// empty for a path that does not end with its key.
+std::filesystem::path class_folder_of(const grade_job& job);
 
 // Inside a task: judges the task's slice ($SLURM_ARRAY_TASK_ID) of the manifest's submissions.
 void run_task(const std::filesystem::path& manifest, const judge_context& context);

@@ -1,5 +1,6 @@
 #include "path/learning_path.hpp"
 
+#include "base/counted.hpp"
 #include "catalog/solution_path.hpp"
 
 #include <fmt/format.h>
@@ -116,7 +117,7 @@ std::string path_text(const learning_path& path) {
     std::string text = fmt::format("{} ({}): ", path.title, path.problem);
     if (path.steps.empty())
         return text + "no solution declares a step yet ('// step: N' in its header, with '// Technique: ...')\n";
-    text += fmt::format("{} step{}, naive to fastest\n", path.steps.size(), path.steps.size() == 1 ? "" : "s");
+    text += counted(path.steps.size(), "step") + ", naive to fastest\n";
     if (!path.measurements_present)
         text += fmt::format("figures: none yet ({} is not there: gpujudge bench --all --json on the H100 writes it)\n",
                             path.measurements_file.string());

@@ -8,6 +8,9 @@
 #include <fmt/color.h>
 #include <fmt/format.h>
 
+#include <cstdlib>
+#include <new>
+
 namespace gpujudge {
 
 std::string styled_verdict(verdict v, style look) {
@@ -100,6 +103,18 @@ void print_submission(std::FILE* out, const problem_spec& spec, const std::files
     const bench_entry* mine = submission_entry(result);
     if (mine && result.overall != verdict::accepted && deciding_run(*mine))
         fmt::print(out, "{}\n", indent(result.reason, "  "));
+}
+
+std::string submission_text(const problem_spec& spec, const std::filesystem::path& source, const judgement& result) {
+    char* buffer = nullptr;
+    std::size_t size = 0;
+    std::FILE* out = open_memstream(&buffer, &size);
+    if (!out) throw std::bad_alloc();
+    print_submission(out, spec, source, result, style{});
+    std::fclose(out);  // sets buffer and size
+    std::string text(buffer, size);
+    std::free(buffer);
+    return text;
 }
 
 std::optional<personal_best> best_after(const problem_spec& spec, const judgement& result, const history* results) {

@@ -25,6 +25,9 @@ std::string printable_output(const std::string& text);
 void print_submission(std::FILE* out, const problem_spec& spec, const std::filesystem::path& source,
                       const judgement& result, style look);
 
+// What print_submission prints, without colour, as text: a grade's feedback for one file.
+std::string submission_text(const problem_spec& spec, const std::filesystem::path& source, const judgement& result);
+
 // The judgement as one object, for `--json` and serve alike: with `results`, the problem's
 // personal best after a timed judgement.
 nlohmann::json submission_json(const problem_spec& spec, const std::filesystem::path& source, const judgement& result,

@@ -1,5 +1,6 @@
 #include "sanitize/report.hpp"
 
+#include "base/counted.hpp"
 #include "base/exit_codes.hpp"
 
 #include <fmt/color.h>
@@ -17,10 +18,6 @@ namespace {
 std::size_t tests_run(const judgement& judged) {
     return static_cast<std::size_t>(std::count_if(judged.tests.begin(), judged.tests.end(),
                                                   [](const test_report& t) { return t.result != verdict::skipped; }));
-}
-
-std::string plural(std::size_t count, const char* one, const char* many) {
-    return fmt::format("{} {}", count, count == 1 ? one : many);
 }
 
 // The test that ended the run early (a crash or a hang ends the runner, and the tool with it).
@@ -62,7 +59,7 @@ std::string describe_sides(const sanitizer_finding& finding) {
                                       : fmt::format("{}:{}", site.file, site.line);
         text += fmt::format("{} a {} at {}", i == 0 ? "" : " and", access, where);
     }
-    return text + fmt::format(" ({}{})", plural(static_cast<std::size_t>(finding.hazards), "hazard", "hazards"),
+    return text + fmt::format(" ({}{})", counted(static_cast<std::size_t>(finding.hazards), "hazard"),
                               finding.warning ? ", warnings" : "");
 }
 
@@ -181,7 +178,7 @@ sanitize_decision decide_sanitize(const sanitize_result& result) {
     if (!judged.judged()) return not_run(judged);
     if (const std::size_t count = result.findings.submission.size(); count > 0)
         return {sanitize_verdict::findings, exit_sanitizer_findings,
-                fmt::format("sanitize: {} ({})", plural(count, "finding", "findings"), result.tool)};
+                fmt::format("sanitize: {} ({})", counted(count, "finding"), result.tool)};
     if (const std::size_t count = result.findings.judge.size(); count > 0)
         return {sanitize_verdict::judge_findings, exit_internal,
                 fmt::format("sanitize: no findings in your code, {} in gpujudge's own kernels ({}): a bug in "
@@ -189,7 +186,7 @@ sanitize_decision decide_sanitize(const sanitize_result& result) {
                             count, result.tool)};
     if (!result.log.summary || tests_run(judged) < judged.tests.size()) return incomplete(result);
     return {sanitize_verdict::clean, exit_accepted,
-            fmt::format("sanitize: clean ({}, {})", result.tool, plural(judged.tests.size(), "test", "tests"))};
+            fmt::format("sanitize: clean ({}, {})", result.tool, counted(judged.tests.size(), "test"))};
 }
 
 void print_sanitize(std::FILE* out, const problem_spec& spec, const std::filesystem::path& source,

@@ -1,7 +1,9 @@
 // `gpujudge grade`: a class's submissions judged on this machine's GPUs or through Slurm, into the
 // run folder's gradebook (CSV, JSON), leaderboard.md and summary.md.
 #include "cli/course/cmd_grade.hpp"
+#include "base/counted.hpp"
 #include "base/exit_codes.hpp"
+#include "base/file_text.hpp"
 #include "base/user_errors.hpp"
 #include "cli/commands.hpp"
 #include "grade/grade_plan.hpp"
@@ -152,6 +154,26 @@ void print_stats(const grade_stats& stats, const std::vector<int>& gpus) {
                busy);
 }
 
+// Each problem that cannot be loaded, once: its own error (as validate gives it) and what became of
+// its submissions.
+void report_invalid_problems(const std::map<std::string, invalid_problem>& problems) {
+    for (const auto& [slug, invalid] : problems) {
+        const std::string kept =
+            invalid.kept == 0 ? ""
+            : invalid.kept == invalid.submissions
+                ? (invalid.kept == 1 ? "it keeps its judgement" : "each keeps its judgement") +
+                      std::string(" from before the problem broke; ")
+                : fmt::format("{} of them keep their judgements from before the problem broke; ", invalid.kept);
+        fmt::print(stderr,
+                   "{}\ngrade: problem {} is invalid: its {} not judged ({}not counted against the students): "
+                   "gpujudge validate {}, then grade again\n",
+                   invalid.error, slug,
+                   invalid.submissions == 1 ? std::string("submission was")
+                                            : fmt::format("{} submissions were", invalid.submissions),
+                   kept, slug);
+    }
+}
+
 int collect(const std::filesystem::path& run) {
     const auto job = latest_job(run);
     if (!job) throw usage_error(fmt::format("{}: no Slurm job of a grade to collect", run.string()));
@@ -165,24 +187,20 @@ int collect(const std::filesystem::path& run) {
     set_stop_message("");
     gradebook book(run / "gradebook.db");
     remember_grade_run(run);
-    if (const int failed = collect_job(*job, book))
-        fmt::print("{} submissions were in Slurm tasks that failed: gpujudge grade <dir> --slurm --retry-failed\n",
-                   failed);
-    report(run, book);
-    return exit_accepted;
-}
-
-// Each problem that cannot be loaded, once: its own error (as validate gives it) and what became of
-// its submissions.
-void report_invalid_problems(const std::map<std::string, invalid_problem>& problems) {
-    for (const auto& [slug, invalid] : problems)
+    const collected_job collected = collect_job(*job, book);
+    if (collected.failed) {
+        const auto class_dir = read_file_text(run / "class-folder");  // noted by the grade that made the run
         fmt::print(stderr,
-                   "{}\ngrade: problem {} is invalid: its {} not judged (not counted against the students): "
-                   "gpujudge validate {}, then grade again\n",
-                   invalid.error, slug,
-                   invalid.submissions == 1 ? std::string("submission was")
-                                            : fmt::format("{} submissions were", invalid.submissions),
-                   slug);
+                   "grade: {} in Slurm tasks that failed {} not judged: judge {} with gpujudge grade {} --out {} "
+                   "--slurm --retry-failed\n",
+                   counted(static_cast<std::size_t>(collected.failed), "submission"),
+                   collected.failed == 1 ? "was" : "were", collected.failed == 1 ? "it" : "them",
+                   class_dir ? *class_dir : "<class folder>", run.string());
+    }
+    report_invalid_problems(collected.broken);
+    report(run, book);
+    // A grade left incomplete by its cluster is the machine's (13); one a problem's reference spoilt, 10.
+    return collected.failed ? exit_environment : collected.broken.empty() ? exit_accepted : exit_invalid_problem;
 }
 
 int grade_on_slurm(cli_context& context, grade_options& opts, const std::filesystem::path& run,
@@ -191,7 +209,8 @@ int grade_on_slurm(cli_context& context, grade_options& opts, const std::filesys
     opts.cluster.timed = !opts.no_bench;
     opts.cluster.task_command = task_command(context);
     const auto job = submit_array(run, plan.jobs, opts.cluster);
-    fmt::print("submitted {} submissions as Slurm job array {} ({})\n", plan.jobs.size(), job_id_of(job), job.string());
+    fmt::print("submitted {} as Slurm job array {} ({})\n", counted(plan.jobs.size(), "submission"), job_id_of(job),
+               job.string());
     if (opts.no_wait) {
         fmt::print("collect the results with: gpujudge grade --collect {}\n", run.string());
         return exit_accepted;
@@ -242,7 +261,7 @@ int grade(cli_context& context, grade_options& opts) {
     const auto run = run_folder(opts);
     check_request(opts, run, context.judge.home);
     const run_folder_claim claim(run, opts.class_dir, context.judge.home);  // until the reports are written
-    hide_grade_folders(context.judge, {opts.class_dir, run});
+    hide_grade_folders(context.judge, opts.class_dir, run);
     local_settings local;
     local.gpus = worker_gpus(opts.gpus, host);
     gradebook book(run / "gradebook.db");
@@ -286,7 +305,7 @@ int grade(cli_context& context, grade_options& opts) {
         "\ngrade: stopped; what was judged is kept in {}: grade the class again to go on where it stopped\n",
         (run / "gradebook.db").string()));
     const grade_stats stats = grade_locally(plan.jobs, plan.specs, context.judge, local, [&](const grade_row& row) {
-        book.store(row);
+        book.store(with_kept_times(book, row));
         if (row.status == grade_status::invalid_problem) ++broken[row.problem].submissions;
     });
     set_stop_message("");

@@ -1,0 +1,56 @@
+#include "grade/feedback.hpp"
+
+#include "base/file_text.hpp"
+#include "grade/grade_reports.hpp"
+
+#include <fmt/format.h>
+
+namespace gpujudge {
+
+namespace {
+
+constexpr std::size_t kFeedbackLimit = 64 * 1024;  // diagnostics and output are cut before; this bounds the rest
+
+}  // namespace
+
+std::string kept_feedback(const std::string& report) {
+    if (report.size() <= kFeedbackLimit) return report;
+    return report.substr(0, kFeedbackLimit) + "\n... (cut: the report went on)\n";
+}
+
+std::string lent_feedback(const grade_row& judged, const std::string& file) {
+    std::string text = judged.feedback;
+    if (judged.file.empty()) return text;
+    for (std::size_t at = text.find(judged.file); at != std::string::npos;
+         at = text.find(judged.file, at + file.size()))
+        text.replace(at, judged.file.size(), file);
+    return text;
+}
+
+std::string feedback_text(const grade_row& row) {
+    if (!row.feedback.empty()) return row.feedback;
+    std::string text = fmt::format("source   {}\n", printable_name(row.file));
+    if (!row.problem.empty()) text = fmt::format("problem  {}\n", printable_name(row.problem)) + text;
+    text += fmt::format("status: {}\n", row.status);
+    if (!row.reason.empty()) text += fmt::format("  {}\n", printable_name(row.reason));
+    return text;
+}
+
+std::optional<std::filesystem::path> feedback_file(const std::filesystem::path& run, const grade_row& row) {
+    std::string key = row.file;
+    while (!key.empty() && key.back() == '/') key.pop_back();  // an empty folder's row, "carol/"
+    const std::filesystem::path relative = std::filesystem::path(key + ".txt").lexically_normal();
+    if (key.empty() || relative.is_absolute() || *relative.begin() == "..") return std::nullopt;
+    return run / "feedback" / relative;
+}
+
+void write_feedback(const std::filesystem::path& run, const std::vector<grade_row>& rows) {
+    std::filesystem::remove_all(run / "feedback");
+    for (const auto& row : rows)
+        if (const auto file = feedback_file(run, row)) {
+            std::filesystem::create_directories(file->parent_path());
+            write_file_atomically(*file, feedback_text(row));
+        }
+}
+
+}  // namespace gpujudge
