@@ -201,6 +201,28 @@ TEST_CASE("a hang is killed at the time limit, the rest is skipped and nothing s
     CHECK(children_of_this_process() == 0);
 }
 
+TEST_CASE("the runner's checks after a call are allowed for all the bytes they check, on the host's CPU too",
+          "[runner]") {
+    // reduction's largest test: 400 MB of const input made again from its recipe and compared on the CPU
+    // after solve returned, 4 bytes of output. An allowance after the outputs alone made it a time limit
+    // exceeded for every correct solve on the host backend.
+    const problem_spec reduction = load_problem(GPUJUDGE_SOURCE_DIR "/problems/reduction");
+    CHECK(post_call_allowance_ms(reduction, runner_backend::host) == 500 + 400000004 / 50e3);
+    CHECK(post_call_allowance_ms(reduction, runner_backend::device) == 500 + 400000004 / 1e6);
+    // A small problem's stays close to 500 ms: what solve leaves running is still caught within a second.
+    CHECK(post_call_allowance_ms(tiny_sum(), runner_backend::host) < 510);
+    judge_context context = host_context();
+    judge_options options;
+    for (std::size_t i = 0; i < reduction.tests.size(); ++i)
+        if (reduction.tests[i].name == "N = 100000000 (maximum)") options.tests.push_back(static_cast<int>(i));
+    REQUIRE(options.tests.size() == 1);
+    options.timed = false;
+    const auto result =
+        judge_submission(reduction, GPUJUDGE_TEST_FIXTURES "/host_solutions/correct.cpp", options, context);
+    INFO(result.tests[0].message);
+    CHECK(result.overall == verdict::accepted);
+}
+
 TEST_CASE("a constructor that never returns is stopped at the load limit, not the harness's", "[runner]") {
     judge_context context = host_context();
     context.runner.load_limit_s = 1;

@@ -34,6 +34,11 @@ struct test_report {
     double cycle_median_ms = 0;            // timed runs: the runner's median share of a call's cycle, judge's clock
 };
 
+// How long the runner may take between a call's return and its outputs, in ms: its checks of the
+// guards and const inputs and its copy of the outputs, over all of the largest test's buffers, on
+// `backend` (the host's CPU checks far slower than a GPU).
+double post_call_allowance_ms(const problem_spec& spec, runner_backend backend);
+
 // How long a reference may compute one output before its process is killed: 120 s, or
 // $GPUJUDGE_REFERENCE_LIMIT_S (a positive number of seconds; the tests of hanging references use it).
 double default_reference_limit_s();
