@@ -124,7 +124,11 @@ TEST_CASE("exit inside a Python solve is never a pass", "[python]") {
     const auto raised = judge_python("run", "exits.py");
     CHECK(raised.exit.code == exit_code_for(verdict::runtime_error));
     CHECK(contains(raised.output, "SystemExit: 0"));
-    CHECK(judge_python("run", "os_exits.py").exit.code == exit_code_for(verdict::runtime_error));
+    const auto ended = judge_python("run", "os_exits.py");
+    CHECK(ended.exit.code == exit_code_for(verdict::runtime_error));
+    // In the warm-up call, which is solve's too: not "while the harness checked the test".
+    CHECK(contains(ended.output,
+                   "solve ended the process (exit status 0): a submission must return from solve, not call exit()"));
 }
 
 TEST_CASE("a Python solution is held to the same checks as CUDA", "[python]") {

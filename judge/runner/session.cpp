@@ -560,7 +560,7 @@ bool runner_session::record_end(const job_end& end, std::vector<test_report>& re
             break;
         case job_end::how::closed:
             target->result = verdict::runtime_error;
-            target->message = explain_death(end.exit, end.in_call);
+            target->message = explain_death(end.exit, end.in_call || end.compiling);  // a first call is solve's too
             break;
         case job_end::how::fatal:
             target->result = verdict::runtime_error;
