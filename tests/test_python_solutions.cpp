@@ -131,6 +131,16 @@ TEST_CASE("exit inside a Python solve is never a pass", "[python]") {
                    "solve ended the process (exit status 0): a submission must return from solve, not call exit()"));
 }
 
+TEST_CASE("a module imported from beside the file is a compile error that says a submission is one file", "[python]") {
+    const auto result = judge_python("run", "imports_a_helper.py");
+    CHECK(result.exit.code == exit_code_for(verdict::compile_error));
+    CHECK(contains(result.output,
+                   "ModuleNotFoundError: No module named 'sum_helpers'\n"
+                   "  note: a Python submission is one file: modules beside it are not available to "
+                   "the judge (only the Python's installed packages are); put what you import from "
+                   "them into the file\n"));
+}
+
 TEST_CASE("a Python solution is held to the same checks as CUDA", "[python]") {
     const auto wrong = judge_python("run", "wrong.py");
     CHECK(wrong.exit.code == exit_code_for(verdict::wrong_answer));

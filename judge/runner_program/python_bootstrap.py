@@ -141,7 +141,16 @@ def _trimmed(error, shown):
     frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == shown]
     text = "".join(traceback.format_list(frames)) if frames else ""
     head = "Traceback (most recent call last):\n" if text else ""
-    return head + text + "".join(traceback.format_exception_only(type(error), error))
+    return head + text + "".join(traceback.format_exception_only(type(error), error)) + _one_file_note(error)
+
+
+def _one_file_note(error):
+    """A helper module beside the file is not there: the judge runs the file alone, as it hashed it (the
+    runner cannot see the learner's folder to tell a helper from a package not installed)."""
+    if not isinstance(error, ModuleNotFoundError):
+        return ""
+    return ("note: a Python submission is one file: modules beside it are not available to the judge "
+            "(only the Python's installed packages are); put what you import from them into the file\n")
 
 
 def _signature(params):
