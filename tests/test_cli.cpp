@@ -178,7 +178,26 @@ TEST_CASE("without a Python that has torch, submit leaves out x torch and fails 
     CHECK(result.exit.code == exit_accepted);
     CHECK(contains(result.output, "| correct.cpp | N = 100000 |"));
     CHECK_FALSE(contains(result.output, "| × torch |"));
-    CHECK(contains(result.output, "no × torch column: /nonexistent/python3 has no torch"));  // said with -v alone
+    CHECK(contains(result.output, "no × torch column: GPUJUDGE_PYTHON: /nonexistent/python3 does not exist"));  // -v
+}
+
+TEST_CASE("a GPUJUDGE_PYTHON that is not there, or is no Python, is said to be so, not to lack torch", "[cli]") {
+    const temp_dir folder("no-python");
+    const std::string source = (folder.path() / "solution.py").string();
+    std::ofstream(source) << "import torch\n\n\ndef solve(input, output, N):\n    output[0] = input[:N].sum()\n";
+    const auto run = [&](const std::string& python) {
+        return run_command({"/usr/bin/env", "GPUJUDGE_PYTHON=" + python, GPUJUDGE_BIN_DIR "/gpujudge", "--color",
+                            "never", "--home", kFixtures, "--backend", "host", "run", "tiny_sum", source},
+                           std::chrono::seconds(120));
+    };
+    const auto missing = run("/nonexistent/python");
+    CHECK(missing.exit.code == exit_environment);
+    CHECK(contains(missing.output,
+                   "gpujudge: GPUJUDGE_PYTHON: /nonexistent/python does not exist: set "
+                   "GPUJUDGE_PYTHON to a python3 that has torch (Debian: python3-torch)\n"));
+    const auto folder_named = run(folder.path().string());
+    CHECK(folder_named.exit.code == exit_environment);
+    CHECK(contains(folder_named.output, "GPUJUDGE_PYTHON: " + folder.path().string() + " cannot be run as a Python"));
 }
 
 TEST_CASE("validate refuses a malformed problem.yaml with its line", "[cli]") {

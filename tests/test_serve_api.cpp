@@ -614,8 +614,8 @@ TEST_CASE("serve keeps a Python source as .py and judges it, or says what the ju
         CHECK(last.name == "error");
         CHECK(last.data.at("error") == "environment");
         CHECK(last.data.at("message") ==
-              "/nonexistent/python3 has no torch, which Python solutions need: install PyTorch for it (Debian: "
-              "python3-torch; pip install torch), or set GPUJUDGE_PYTHON to a python3 that has it");
+              "GPUJUDGE_PYTHON: /nonexistent/python3 does not exist: set GPUJUDGE_PYTHON to a python3 that has torch "
+              "(Debian: python3-torch)");
         CHECK(std::filesystem::exists(kept_path(server, "tiny_sum", correct, ".py")));
         CHECK(json_of(client.Get("/api/problems")).at(0).at("slug") == "tiny_sum");  // still serving
     }

@@ -120,6 +120,18 @@ void record_choice(const std::filesystem::path& file, const nlohmann::json& prob
     }
 }
 
+// Why no candidate ran as a Python at all: it is not there, or it is no Python (GPUJUDGE_PYTHON
+// naming a folder, a typo).
+std::string no_python(const std::string& name) {
+    const char* chosen = std::getenv("GPUJUDGE_PYTHON");
+    std::error_code error;
+    const bool there = std::filesystem::path(name).has_parent_path() ? std::filesystem::exists(name, error)
+                                                                     : find_program(name).has_value();
+    return fmt::format("{}{} {}: set GPUJUDGE_PYTHON to a python3 that has torch (Debian: python3-torch)",
+                       chosen && *chosen ? "GPUJUDGE_PYTHON: " : "", name,
+                       there ? "cannot be run as a Python" : "does not exist");
+}
+
 python_install chosen_python(const std::filesystem::path& cache_dir) {
     const auto names = candidates();
     const auto record_file = cache_dir.empty() ? cache_dir : cache_dir / "python-probe.json";
@@ -142,10 +154,11 @@ python_install chosen_python(const std::filesystem::path& cache_dir) {
             return *install;
         }
     }
+    if (!first) throw environment_error(no_python(names.front()));
     throw environment_error(fmt::format(
-        "{} has no torch, which Python solutions need: install PyTorch for it (Debian: python3-torch; pip install "
-        "torch), or set GPUJUDGE_PYTHON to a python3 that has it",
-        first ? fmt::format("{} (Python {})", first->executable, first->version) : names.front()));
+        "{} (Python {}) has no torch, which Python solutions need: install PyTorch for it (Debian: python3-torch; "
+        "pip install torch), or set GPUJUDGE_PYTHON to a python3 that has it",
+        first->executable, first->version));
 }
 
 }  // namespace
