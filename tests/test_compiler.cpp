@@ -519,6 +519,24 @@ TEST_CASE("a source nvcc cannot be given is refused before it runs: shell syntax
     CHECK(compile_solution(tiny_sum(), space.write("quote's.cu", correct), space.settings).ok);  // ' is quoted
 }
 
+TEST_CASE("a UTF-16 source, as Windows editors save one, is refused with what to do", "[compiler]") {
+    workspace space;
+    // "int x;\n" in UTF-16, little- and big-endian, each after its byte-order mark.
+    const std::string little("\xff\xfei\0n\0t\0 \0x\0;\0\n\0", 16);
+    const std::string big("\xfe\xff\0i\0n\0t\0 \0x\0;\0\n", 16);
+    for (const auto& [name, text] :
+         {std::pair{"little.cu", little}, std::pair{"big.cpp", big}, std::pair{"little.py", little}}) {
+        INFO(name);
+        const fs::path source = space.write(name, text);
+        const compile_result result = compile_solution(tiny_sum(), source, space.settings);
+        CHECK_FALSE(result.ok);
+        CHECK(result.source_refused);
+        CHECK(result.diagnostics == source.string() + ": the file is UTF-16: save it as UTF-8\n");
+    }
+    CHECK(space.host(space.write("big.cpp", big)).diagnostics ==
+          (space.sources.path() / "big.cpp").string() + ": the file is UTF-16: save it as UTF-8\n");
+}
+
 TEST_CASE("read_file_text reads regular files alone: a FIFO and a device give nothing, at once", "[compiler]") {
     const temp_dir work("file-text");
     const fs::path fifo = work.path() / "fifo";

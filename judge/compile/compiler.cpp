@@ -315,6 +315,13 @@ spawn_options compile_options(const std::filesystem::path& source, const cache_e
     return options;
 }
 
+// A file that starts with UTF-16's byte-order mark (FF FE or FE FF: Windows editors save "Unicode" so):
+// every other byte of its ASCII is NUL, which no compiler or Python reads.
+std::optional<std::string> utf16_source(const std::filesystem::path& source, const std::string& text) {
+    if (text.rfind("\xff\xfe", 0) != 0 && text.rfind("\xfe\xff", 0) != 0) return std::nullopt;
+    return fmt::format("{}: the file is UTF-16: save it as UTF-8", source.string());
+}
+
 // Why `source` cannot be given to the compiler, if it cannot: nvcc runs its steps through sh with
 // the path in double quotes, where " $ ` and \ would be read as shell syntax (a file named
 // x$(cmd).cu ran cmd), and the compiler would spend its whole limit on a binary file.
@@ -326,6 +333,7 @@ std::optional<std::string> unusable_source(const std::filesystem::path& source,
             "rename the file or its folder",
             source.string());
     if (!text) return cannot_read(source);
+    if (const auto utf16 = utf16_source(source, *text)) return utf16;
     if (text->find('\0') != std::string::npos)
         return fmt::format("{}: not a source file: it holds NUL bytes", source.string());
     return std::nullopt;
@@ -476,8 +484,9 @@ compile_result stage_python(const std::filesystem::path& source, const compiler_
     const auto dir = settings.cache_dir / "lib";
     std::filesystem::create_directories(dir);
     const auto text = read_file_text(source);
-    if (!text) {
-        result.diagnostics = cannot_read(source) + "\n";
+    const auto refused = text ? utf16_source(source, *text) : cannot_read(source);
+    if (refused) {
+        result.diagnostics = *refused + "\n";
         result.source_refused = true;
         return result;
     }
