@@ -141,6 +141,18 @@ TEST_CASE("a module imported from beside the file is a compile error that says a
                    "them into the file\n"));
 }
 
+TEST_CASE("solve's prints in its warm-up call are labelled so; nothing is added when it prints nothing", "[python]") {
+    const auto printed = judge_python("run", "prints_in_solve.py");
+    CHECK(printed.exit.code == exit_accepted);
+    CHECK(contains(printed.output,
+                   "  | gpujudge: solve's warm-up call on the shapes of test 'example' begins (untimed, its outputs "
+                   "not judged)\n"
+                   "  | N is 3\n"
+                   "  | gpujudge: solve's warm-up call ends\n"
+                   "  | N is 3\n"));
+    CHECK_FALSE(contains(judge_python("run", "correct.py").output, "warm-up"));
+}
+
 TEST_CASE("a Python solution is held to the same checks as CUDA", "[python]") {
     const auto wrong = judge_python("run", "wrong.py");
     CHECK(wrong.exit.code == exit_code_for(verdict::wrong_answer));

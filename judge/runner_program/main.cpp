@@ -189,6 +189,40 @@ private:
     int test_;
 };
 
+// Marks what solve prints during its warm-up call (below): between a line before it and one after,
+// so that a learner who sees each print twice knows which call printed which. Nothing stays when it
+// prints nothing and returns: the first line is cut off again (one that ends the process keeps it,
+// which tells where it ended). Only where the output is a file (the judge's).
+class warm_up_label {
+public:
+    explicit warm_up_label(const std::string& test) {
+        std::fflush(stdout);
+        before_ = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+        if (before_ < 0) return;
+        say(fmt::format(
+            "gpujudge: solve's warm-up call on the shapes of test '{}' begins (untimed, its outputs not judged)\n",
+            test));
+        labelled_ = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+    }
+    ~warm_up_label() {
+        if (before_ < 0) return;
+        std::fflush(stdout);
+        if (lseek(STDOUT_FILENO, 0, SEEK_CUR) != labelled_)
+            say("gpujudge: solve's warm-up call ends\n");
+        else if (ftruncate(STDOUT_FILENO, before_) == 0)
+            lseek(STDOUT_FILENO, before_, SEEK_SET);
+    }
+    warm_up_label(const warm_up_label&) = delete;
+    warm_up_label& operator=(const warm_up_label&) = delete;
+
+private:
+    static void say(const std::string& line) {
+        if (write(STDOUT_FILENO, line.data(), line.size()) < 0) return;  // best effort: a label only
+    }
+    off_t before_ = -1;
+    off_t labelled_ = -1;
+};
+
 // A call of a test's shapes before the judged ones, for a solve that compiles on its first call
 // (Triton's JIT): compile time is not the call's, and the time limit holds the call alone. On other
 // data than the judged calls' (another seed): an answer worked out here is no answer there.
@@ -199,6 +233,7 @@ void compile_first(session& s, int index, const data_set_spec& judged) {
     buffer_set buffers(s.spec, s.space, test.scalars);
     buffers.load(inputs);
     compile_announcer announcer(s.out, index);
+    const warm_up_label label(test.name);
     call_solve(*s.function, buffers, test.scalars, s.space, announcer);
 }
 

@@ -310,6 +310,14 @@ def _note_returned(value):
           "(output.copy_(...) or output[:] = ...)".format(type(value).__name__), file=sys.stderr)
 
 
+def _flush_output():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # a stream the learner closed or replaced: nothing of the judge's rests on it
+            pass
+
+
 def _entry(solve, params, shown, on_device):
     tensor = _tensor_maker(on_device)
     replays = _Replays()
@@ -333,6 +341,9 @@ def _entry(solve, params, shown, on_device):
             ctypes.memmove(error, text, len(text))
             ctypes.memset(error + len(text), 0, 1)
             return 1
+        finally:
+            if not replay:  # an untimed call's prints are out before the runner labels them
+                _flush_output()
     return _ENTRY(call)
 
 
