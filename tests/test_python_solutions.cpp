@@ -13,6 +13,7 @@
 
 #include <signal.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -153,6 +154,16 @@ TEST_CASE("solve's prints in its warm-up call are labelled so; nothing is added 
     CHECK_FALSE(contains(judge_python("run", "correct.py").output, "warm-up"));
 }
 
+TEST_CASE("a PyTorch solve's first call is held to the time limit and a margin, not a compile's 30 s", "[python]") {
+    const auto start = std::chrono::steady_clock::now();
+    const auto result = judge_python("run", "hangs.py");
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(25));
+    CHECK(result.exit.code == exit_code_for(verdict::time_limit_exceeded));
+    CHECK(contains(result.output,
+                   "solve's first call (an untimed warm-up) did not finish within 10.5 s: the time limit of 500 ms, "
+                   "plus 10 s for torch's set-up; the process was killed"));
+}
+
 TEST_CASE("a Python solution is held to the same checks as CUDA", "[python]") {
     const auto wrong = judge_python("run", "wrong.py");
     CHECK(wrong.exit.code == exit_code_for(verdict::wrong_answer));
@@ -237,7 +248,8 @@ TEST_CASE("a Python solve's untimed first calls are held to one budget, all toge
     CHECK(result.overall == verdict::time_limit_exceeded);
     CHECK(result.tests[0].result == verdict::accepted);
     CHECK(result.tests[1].message ==
-          "solve's first calls, which compile its kernels, took more than 2 s together; the process was killed");
+          "solve's first calls (untimed warm-ups, one for each test's shapes) took more than 2 s together; the "
+          "process was killed");
     CHECK(judge_python("run", "sleeps_in_its_first_calls.py").exit.code == exit_accepted);  // 120 s by default
 }
 

@@ -59,6 +59,10 @@ constexpr const char* kDeaf =
 // runner_settings::compile_budget_s).
 constexpr double kCompileCallLimitS = 30;
 
+// A PyTorch file compiles nothing: its first call (torch's lazy set-up: CUDA's libraries, their
+// kernels) is held to the time limit plus this, not to a compile's 30 s (a hang cost a grade 30 s).
+constexpr double kFirstCallMarginS = 10;
+
 // How long one line to the runner may take to go through, in seconds.
 constexpr double kSendLimitS = 30;
 
@@ -203,6 +207,18 @@ double post_call_allowance_ms(const problem_spec& spec, runner_backend backend) 
     std::size_t largest = 0;
     for (const auto& test : spec.tests) largest = std::max(largest, checked_bytes(spec, test.scalars));
     return 500 + static_cast<double>(largest) / checked_bytes_per_ms(backend);
+}
+
+std::string first_call_overrun(double limit_s, double budget_s, double time_limit_ms) {
+    if (limit_s < time_limit_ms / 1000 + kFirstCallMarginS)
+        return fmt::format(
+            "solve's first calls (untimed warm-ups, one for each test's shapes) took more than {:g} s "
+            "together; the process was killed",
+            budget_s);
+    return fmt::format(
+        "solve's first call (an untimed warm-up) did not finish within {:g} s: the time limit of {:g} ms, plus "
+        "{:g} s for torch's set-up; the process was killed",
+        limit_s, time_limit_ms, kFirstCallMarginS);
 }
 
 std::string compile_overrun(double limit_s, double budget_s) {
@@ -356,7 +372,7 @@ bool runner_session::follow_calls(const std::string& kind, const nlohmann::json&
         if (!end.compiled.insert(body.at("test").get<int>()).second) return false;
         end.compiling = true;
         end.compile_start = clock::now();
-        end.compile_limit_s = std::min(kCompileCallLimitS, compile_left_s_);
+        end.compile_limit_s = std::min(first_call_limit_s(), compile_left_s_);
         end.call_deadline = after(end.compile_limit_s);
     }
     if (kind == event::returned && end.compiling)
@@ -510,9 +526,19 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
     return fmt::format("the runner ended while loading the library ({})", end.exit.describe());
 }
 
+bool runner_session::compiles_kernels() const {
+    return settings_.python && settings_.python->imports_triton;
+}
+
+double runner_session::first_call_limit_s() const {
+    return compiles_kernels() ? kCompileCallLimitS : time_limit_ms() / 1000 + kFirstCallMarginS;
+}
+
 // What a test that ran out of time was doing: compiling, in its call, between the call's return and
 // its outputs, or the harness's own work.
 std::string runner_session::timeout_message(const job_end& end) const {
+    if (end.compiling && !compiles_kernels())
+        return first_call_overrun(end.compile_limit_s, settings_.compile_budget_s, time_limit_ms());
     if (end.compiling) return compile_overrun(end.compile_limit_s, settings_.compile_budget_s);
     if (end.in_call)
         return fmt::format("solve did not finish within the time limit of {:g} ms; the process was killed",

@@ -194,6 +194,8 @@ private:
     void stop(bool kill);
     double time_limit_ms() const { return spec_.time_limit_ms * settings_.time_limit_scale; }
     double call_limit_s() const { return (time_limit_ms() + settings_.call_slack_ms) / 1000; }
+    bool compiles_kernels() const;      // a Python file that imports triton: its first calls compile
+    double first_call_limit_s() const;  // an untimed first call's (see event::compiling)
 
     const problem_spec& spec_;
     runner_settings settings_;
