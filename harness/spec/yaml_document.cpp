@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <map>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -71,6 +72,19 @@ private:
     }
 };
 
+// The line (1-based) at or above `reported` whose indentation holds a tab, nearest first: YAML indents
+// with spaces alone, and yaml-cpp's words for a tab there ("illegal map value") name no tab.
+std::optional<int> tab_indented_line(const std::string& text, int reported) {
+    std::istringstream lines(text);
+    std::string line;
+    std::optional<int> found;
+    for (int number = 1; number <= reported && std::getline(lines, line); ++number) {
+        const std::size_t indent = line.find_first_not_of(" \t");  // a blank line indents nothing
+        if (indent != std::string::npos && line.substr(0, indent).find('\t') != std::string::npos) found = number;
+    }
+    return found;
+}
+
 }  // namespace
 
 YAML::Node load_yaml_document(const std::string& text, const std::string& display_path) {
@@ -84,6 +98,8 @@ YAML::Node load_yaml_document(const std::string& text, const std::string& displa
     } catch (const YAML::DeepRecursion& error) {
         throw spec_error(display_path, error.mark.line + 1, "nested too deeply for the YAML parser");
     } catch (const YAML::ParserException& error) {
+        if (const auto tab = tab_indented_line(text, error.mark.line + 1))
+            throw spec_error(display_path, *tab, "a tab indents this line; YAML indents with spaces");
         throw spec_error(display_path, error.mark.line + 1, error.msg);
     }
 }
