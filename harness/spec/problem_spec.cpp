@@ -357,8 +357,17 @@ private:
         for (std::size_t i = 0; i < spec.params.size(); ++i) {
             const parameter& param = spec.params[i];
             if (!param.is_pointer) continue;
-            for (const auto& extent : list[i]["shape"]) expression_of(extent, fmt::format("shape of '{}'", param.name));
+            for (const auto& extent : list[i]["shape"]) check_extent(extent, param, spec);
         }
+    }
+
+    // An extent counts elements: it names known scalars, and int ones (a float's value would be cut
+    // to a count the examples' lengths then disagree with, far from the cause).
+    void check_extent(const YAML::Node& extent, const parameter& param, const problem_spec& spec) const {
+        const std::string what = fmt::format("shape of '{}'", param.name);
+        for (const auto& name : variables_of(expression_of(extent, what)))
+            if (spec.find_parameter(name)->type != element_type::i32)
+                fail(extent, fmt::format("{} uses float scalar '{}': shapes take int scalars", what, name));
     }
 
     parameter parse_parameter(const YAML::Node& item, const problem_spec& spec) const {
