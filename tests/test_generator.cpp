@@ -142,6 +142,11 @@ TEST_CASE("patterned generators fill exactly", "[generator]") {
     CHECK(std::vector<int>(c.as<std::int32_t>(), c.as<std::int32_t>() + 7) == std::vector<int>{1, -2, 3, 1, -2, 3, 1});
     const auto ramp = generated(make(generator_kind::ramp, {"5", "0.5"}), element_type::f32, 4, 0);
     CHECK(ramp.value(3) == 6.5);
+    // On an int buffer each start + i * step is cut toward zero, as a C cast: a fractional step is a
+    // staircase (problems/README.md says so; max_subarray_sum's ramps are built on it).
+    const auto steps = generated(make(generator_kind::ramp, {"-2", "0.5"}), element_type::i32, 8, 0);
+    CHECK(std::vector<int>(steps.as<std::int32_t>(), steps.as<std::int32_t>() + 8) ==
+          std::vector<int>{-2, -1, -1, 0, 0, 0, 1, 1});
     const auto constant = generated(make(generator_kind::constant, {"N * 2"}), element_type::f32, 4, 0);
     CHECK(constant.value(0) == 8);
     generator_spec literal;
