@@ -62,7 +62,8 @@ TEST_CASE("the starter has a kernel stub, its launch from solve and the conventi
           "}\n");
 }
 
-TEST_CASE("every problem's starter takes its parameters and sizes its grid by its first size scalar", "[init]") {
+TEST_CASE("every problem's starter takes its parameters and sizes its grid by its output or its first size scalar",
+          "[init]") {
     for (const problem_spec& spec : shipped_problems()) {
         INFO(spec.slug);
         const std::string text = starter_source(spec);
@@ -73,10 +74,16 @@ TEST_CASE("every problem's starter takes its parameters and sizes its grid by it
         CHECK(contains(text, spec.prototype() + " {\n"));
         CHECK(contains(text,
                        fmt::format("    {}<<<blocksPerGrid, threadsPerBlock>>>({});\n", kernel, argument_names(spec))));
-        const std::optional<std::string> size = launch_size_scalar(spec);
+        const std::optional<std::string> size = launch_size(spec);
         REQUIRE(size);
         CHECK(contains(text, fmt::format("blocksPerGrid = ({} + threadsPerBlock - 1) / threadsPerBlock;", *size)));
     }
+    // One thread per element of an output of two extents: all of them, not one per row.
+    const auto batch_normalization = load_problem(GPUJUDGE_SOURCE_DIR "/problems/batch_normalization");
+    CHECK(contains(starter_source(batch_normalization),
+                   "    const int blocksPerGrid = (N * C + threadsPerBlock - 1) / threadsPerBlock;\n"));
+    CHECK(contains(starter_source(batch_normalization, "triton"), "grid = (triton.cdiv(N * C, BLOCK_SIZE),)\n"));
+    CHECK(launch_size(load_problem(GPUJUDGE_SOURCE_DIR "/problems/reduction")) == "N");  // an output of one extent
     const auto size_of = [](const char* slug) {
         return launch_size_scalar(load_problem(std::string(GPUJUDGE_SOURCE_DIR "/problems/") + slug)).value_or("");
     };

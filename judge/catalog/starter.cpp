@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 
 namespace gpujudge {
@@ -68,7 +69,7 @@ std::string conventions(const problem_spec& spec) {
 }
 
 std::string launch(const problem_spec& spec, const std::string& kernel) {
-    const std::optional<std::string> size = launch_size_scalar(spec);
+    const std::optional<std::string> size = launch_size(spec);
     const std::string threads = free_name(spec, "threadsPerBlock"), blocks = free_name(spec, "blocksPerGrid");
     return fmt::format(
         "    const int {0} = 256;\n"
@@ -113,7 +114,7 @@ std::string triton_starter(const problem_spec& spec) {
         kernel_params += (param.is_pointer ? free_name(spec, param.name + "_ptr") : param.name) + ", ";
     std::string launch_args;
     for (const auto& param : spec.params) launch_args += param.name + ", ";
-    const std::optional<std::string> size = launch_size_scalar(spec);
+    const std::optional<std::string> size = launch_size(spec);
     return fmt::format(
         "{0}import torch\n"
         "import triton\n"
@@ -171,6 +172,19 @@ std::optional<std::string> launch_size_scalar(const problem_spec& spec) {
                 if (variables_of(extent).count(scalar.name)) return scalar.name;
     }
     return std::nullopt;
+}
+
+std::optional<std::string> launch_size(const problem_spec& spec) {
+    const auto output = std::find_if(spec.params.begin(), spec.params.end(),
+                                     [](const parameter& param) { return param.is_pointer && param.is_output(); });
+    if (output == spec.params.end() || output->shape.size() < 2) return launch_size_scalar(spec);
+    std::string count;
+    for (const auto& extent : output->shape) {
+        const bool plain = std::all_of(extent.begin(), extent.end(),
+                                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+        count += (count.empty() ? "" : " * ") + (plain ? extent : "(" + extent + ")");
+    }
+    return count;
 }
 
 std::string starter_source(const problem_spec& spec) {

@@ -14,6 +14,10 @@ namespace gpujudge {
 // pointer's shape names (N for reduction, rows for matrix_row_sum); none when no shape names one.
 std::optional<std::string> launch_size_scalar(const problem_spec& spec);
 
+// What the starter's grid covers, one thread per element: the first output's element count when it has
+// two extents or more ("N * C" for batch_normalization, "rows * cols"), else launch_size_scalar's.
+std::optional<std::string> launch_size(const problem_spec& spec);
+
 // The starter's source. Its kernel body is empty, so it compiles and fails the first example
 // (its outputs stay poisoned): speed tests use it as a submission that fails early.
 std::string starter_source(const problem_spec& spec);
