@@ -296,8 +296,8 @@ def language_flow(page):
     driver.find_element(By.ID, "run").click()
     page.wait(lambda d: d.find_element(By.ID, "error").is_displayed(), JUDGING_S)
     error = driver.find_element(By.ID, "error").text
-    check(error.startswith(NO_PYTHON + " has no torch, which Python solutions need: install PyTorch"),
-          f"with no torch on the server, Run shows the judge's own message ({error[:60]}...)")
+    check(error.startswith("GPUJUDGE_PYTHON: " + NO_PYTHON + " does not exist: set GPUJUDGE_PYTHON to a python3"),
+          f"with no Python on the server, Run shows the judge's own message ({error[:60]}...)")
     page.wait(lambda d: not d.find_element(By.ID, "run").get_attribute("disabled"))
     check(page.find("#problem-title").text == "Reduction", "and the page goes on")
 
