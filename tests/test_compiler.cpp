@@ -570,6 +570,7 @@ TEST_CASE("the compiler is shown the bytes the key and the hash were made of, wh
                                       "cat \"$arg\" \"$(dirname \"$arg\")/sum.h\" > \"$out\"\n");
     fs::permissions(tool, fs::perms::owner_all);
     space.settings.host_compiler = tool.string();
+    space.settings.hash_submission = true;  // as a grade compiles
     const std::string first_source = "// first\n" + std::string(kSolve), first_header = "// first\n";
     const fs::path header = space.write("sum.h", first_header);
     const fs::path source = space.write("solution.cpp", first_source);
@@ -638,7 +639,10 @@ TEST_CASE("a header reached again through another name is a part of the key: a l
     fs::create_symlink("impl.h", space.sources.path() / "tune.h");
     const include_scan linked = scan_includes(source);
     REQUIRE(linked.key_parts.size() == 3);
-    CHECK(linked.key_parts[2] == "tune.h (read before)");
+    CHECK(linked.key_parts[2] == "tune.h (read before as impl.h)");
+    // A header included twice by its one name adds nothing: the keys of earlier versions stand.
+    const fs::path twice = space.write("twice.cpp", "#include \"impl.h\"\n#include \"impl.h\"\n");
+    CHECK(scan_includes(twice).key_parts.size() == 2);
 }
 
 TEST_CASE("a compiler wrapper in ~/bin shows the compile its bin folder, never the home around it",

@@ -596,6 +596,7 @@ TEST_CASE("grade writes each file's feedback: what submit would print, lent with
     cls.hand_in("bob", "tiny_sum.cpp", "off_by_one");
     cls.hand_in("dave", "tiny_sum.cpp", "off_by_one");  // bob's bytes: his judgement, and his feedback, lent
     cls.hand_in("erin", "notes.txt", "correct");
+    cls.hand_in("frank", std::string(240, 'n') + ".txt", "correct");  // no room left for ".txt" in a name
     std::filesystem::create_directories(cls.dir() / "carol");
     std::ofstream(cls.dir() / "carol" / "tiny_sum.cpp")  // two errors: the row keeps the first alone
         << "extern \"C\" void solve(const float* input, float* output, int N) {\n    output[0] = input[0]\n}\n"
@@ -628,6 +629,10 @@ TEST_CASE("grade writes each file's feedback: what submit would print, lent with
     CHECK(contains(dave, "source   dave/tiny_sum.cpp\n"));
     CHECK(feedback("erin/notes.txt") ==
           "source   erin/notes.txt\nstatus: not_a_source\n  'notes.txt' is not a source file (.cpp)\n");
+    const std::filesystem::directory_iterator frank(cls.run() / "feedback" / "frank");
+    REQUIRE(frank != std::filesystem::directory_iterator());
+    CHECK(frank->path().filename().string().size() == 20);  // a hash of the name, ".txt"
+    CHECK(contains(cls.file("feedback/frank/" + frank->path().filename().string()), "status: not_a_source\n"));
     CHECK_FALSE(contains(cls.file("gradebook.csv"), "verdict:"));  // the feedback is not in the gradebook's files
     CHECK_FALSE(contains(cls.file("gradebook.json"), "verdict:"));
 

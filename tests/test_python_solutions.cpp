@@ -164,6 +164,23 @@ TEST_CASE("a PyTorch solve's first call is held to the time limit and a margin, 
                    "plus 10 s for torch's set-up; the process was killed"));
 }
 
+TEST_CASE(
+    "a Python file that may compile in its first call keeps the compile's 30 s: triton, torch.compile, "
+    "extensions",
+    "[python]") {
+    const temp_dir dir("first-call");
+    const auto file = [&](const std::string& name, const std::string& text) {
+        std::ofstream(dir.path() / name) << text;
+        return dir.path() / name;
+    };
+    CHECK_FALSE(compiles_on_first_call(file("plain.py", "import torch\ndef solve(a, b, N): b.copy_(a.sum())\n")));
+    CHECK(compiles_on_first_call(file("triton.py", "import triton\n")));
+    CHECK(compiles_on_first_call(file("compiled.py", "import torch\n@torch.compile\ndef f(x): return x\n")));
+    CHECK(compiles_on_first_call(file("dynamo.py", "import torch._dynamo\n")));
+    CHECK(compiles_on_first_call(file("inline.py", "from torch.utils.cpp_extension import load_inline\n")));
+    CHECK(compiles_on_first_call(file("imported.py", "from torch import compile\n")));
+}
+
 TEST_CASE("a Python solution is held to the same checks as CUDA", "[python]") {
     const auto wrong = judge_python("run", "wrong.py");
     CHECK(wrong.exit.code == exit_code_for(verdict::wrong_answer));

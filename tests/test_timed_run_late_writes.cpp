@@ -2,6 +2,7 @@
 // then and the shipping was written by work outside the call. A Python helper thread once held the
 // C library's stdout lock, which the runner took to flush solve's prints after the clock: the runner
 // waited while the helper worked out the answer, and every timed call read as the hand-off alone.
+// The sample is read inside the host clock, so that what delays it is timed.
 #include "buffers/data_set.hpp"
 #include "buffers/memory_space.hpp"
 #include "runs/timed_runs.hpp"
@@ -79,7 +80,7 @@ TEST_CASE("an output written after a timed call's clock stopped, before it was s
     CHECK(result.outcome.result == verdict::impossible_time);
     CHECK(contains(result.outcome.message, "timed run 4 ("));
     CHECK(contains(result.outcome.message,
-                   "output[0] held 0xffffffff when solve's call had ended (returned, its device work synchronised) "
+                   "output[0] held 0xffffffff when solve's call had ended (returned, its work synchronised) "
                    "and 0x"));
     CHECK(contains(result.outcome.message,
                    " once its outputs were shipped: an answer written after the call was made outside it and cannot "

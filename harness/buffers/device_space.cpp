@@ -39,13 +39,15 @@ public:
         queue_ms_ = since_start_ms();
     }
     void after_finish() override {
+        // First, inside the host clock: a sample something delays (a helper's kernel holding every SM)
+        // is timed, and what it reads was there as the clock stopped. Empty calls sample as much.
+        sampled_ = sample_.read(watch_, at_finish_);
         host_ms_ = since_start_ms();
         // A call that failed (finish_call reported why) leaves no time: the verdict is its error.
         event_ms_ = stop_.elapsed_since(start_).value_or(0.0f);
         // The call alone: between calls the driver's own threads work (20-60 us of CPU in about half the
         // waits for a 41 MB output on an H200), which would hide what a host function does.
         other_threads_ms_ = other_threads_used(threads_mark_, read_thread_cpu());
-        sampled_ = sample_.read(watch_, at_finish_);  // after the synchronise: what the call left, all of it
     }
     double event_ms() const override { return event_ms_; }
     double host_ms() const override { return host_ms_; }

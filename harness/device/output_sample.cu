@@ -21,8 +21,8 @@ output_sample::output_sample() : words_(kSampleWords * sizeof(std::uint32_t)) {}
 
 bool output_sample::read(const poison_watch& watch, std::uint32_t* h_words) {
     if (watch.num_outputs == 0) return false;
-    gather_sample<<<1, kWatchLanes>>>(watch, static_cast<std::uint32_t*>(words_.device()));
-    if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(0) != cudaSuccess) return false;
+    gather_sample<<<1, kWatchLanes, 0, stream_.get()>>>(watch, static_cast<std::uint32_t*>(words_.device()));
+    if (cudaGetLastError() != cudaSuccess || cudaStreamSynchronize(stream_.get()) != cudaSuccess) return false;
     std::memcpy(h_words, words_.host(), kSampleWords * sizeof(std::uint32_t));
     return true;
 }

@@ -1,7 +1,8 @@
 #pragma once
-// Reads a call's watched outputs' sample (poison_watch.hpp) as it stands: one warp on the legacy default
-// stream gathers the sampled words into pinned memory, waited for. The device timer reads it as the
-// call's clock stops and again once the outputs were shipped.
+// Reads a call's watched outputs' sample (poison_watch.hpp) as it stands: one warp on a non-blocking stream
+// of the judge's own (no stream of solve's orders it behind its work) gathers the sampled words into
+// pinned memory, waited for. The device timer reads it before its host clock stops, so that whatever
+// delays the sample (a helper's kernel holding the SMs) is timed, and again once the outputs were shipped.
 #include "checks/poison_watch.hpp"
 #include "device/cuda_resources.hpp"
 
@@ -18,6 +19,7 @@ public:
 
 private:
     pinned_host_allocation words_;
+    cuda_stream stream_{cudaStreamNonBlocking};
 };
 
 }  // namespace gpujudge

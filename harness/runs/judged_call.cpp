@@ -86,7 +86,7 @@ call_outcome buffer_set::written_after_call(const late_write& found, const scala
     call_outcome outcome;
     outcome.result = verdict::impossible_time;
     outcome.message = fmt::format(
-        "{} held 0x{:08x} when solve's call had ended (returned, its device work synchronised) and 0x{:08x} once "
+        "{} held 0x{:08x} when solve's call had ended (returned, its work synchronised) and 0x{:08x} once "
         "its outputs were shipped: an answer written after the call was made outside it and cannot be timed",
         where, found.at_finish, found.later);
     return outcome;

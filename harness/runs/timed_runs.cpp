@@ -49,8 +49,11 @@ class empty_calls {
 public:
     explicit empty_calls(memory_space& space) : space_(space), timer_(space.make_timer()) {}
 
-    void measure(bool blocking) {
+    // `watch`: the timed call's, whose outputs the empty call samples as that call did its own (the
+    // sample is read inside the host clock).
+    void measure(bool blocking, const poison_watch& watch) {
         timer_->set_blocking(blocking);
+        timer_->watch(watch);
         call_between_hooks(space_, *timer_, [] {});
         if (recent_.size() == kEmptyCalls) recent_.erase(recent_.begin());
         recent_.push_back(host_from_release_ms(*timer_, blocking));
@@ -154,9 +157,10 @@ private:
         buffer_set& slot = *slots_[s];
         slot.load(data);
         space_.flush_caches();
-        timer_->watch(slot.poisoned_outputs());
+        const poison_watch watch = slot.poisoned_outputs();
+        timer_->watch(watch);
         call_outcome outcome = call_solve(solve_, slot, test_.scalars, space_, listener_);
-        if (outcome.result == verdict::accepted) empties_.measure(result_.blocking);
+        if (outcome.result == verdict::accepted) empties_.measure(result_.blocking, watch);
         if (const auto early = timer_->written_before_call(); early && outcome.result == verdict::accepted)
             outcome = slot.written_before_call(*early, test_.scalars);
         if (outcome.result == verdict::accepted) outcome = check_buffers(spec_, slot, test_.scalars, data);

@@ -72,15 +72,18 @@ private:
     }
 };
 
-// The line (1-based) at or above `reported` whose indentation holds a tab, nearest first: YAML indents
-// with spaces alone, and yaml-cpp's words for a tab there ("illegal map value") name no tab.
+// The reported line (1-based), or the one above it, where its indentation holds a tab: YAML indents with
+// spaces alone, and yaml-cpp's words for a tab there ("illegal map value") name no tab. A tab further up
+// (inside a block scalar's text, where it is legal) is not the error's.
 std::optional<int> tab_indented_line(const std::string& text, int reported) {
     std::istringstream lines(text);
     std::string line;
     std::optional<int> found;
     for (int number = 1; number <= reported && std::getline(lines, line); ++number) {
         const std::size_t indent = line.find_first_not_of(" \t");  // a blank line indents nothing
-        if (indent != std::string::npos && line.substr(0, indent).find('\t') != std::string::npos) found = number;
+        if (number >= reported - 1 && indent != std::string::npos &&
+            line.substr(0, indent).find('\t') != std::string::npos)
+            found = number;
     }
     return found;
 }

@@ -363,7 +363,7 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
     result.source_hash = content_hash({*text});
     const std::string header = forced_header(spec, function);
     const cache_entry entry = cache_entry_for(source, *text, header, tools, flags, suffix, settings);
-    result.submission_hash = submission_hash(source, *text, entry.includes);
+    if (settings.hash_submission) result.submission_hash = submission_hash(source, *text, entry.includes);
     if (!entry.includes.refused.empty()) {
         result.diagnostics = entry.includes.refused + "\n";
         return result;

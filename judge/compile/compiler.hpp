@@ -28,7 +28,7 @@ struct compile_result {
     // the file may have been rewritten since (empty when it could not be read).
     std::string source_hash;
     // What the judgement depends on of the learner's files as compiled (submission_hash: the source's bytes
-    // and its local headers'): a grade compares it with its scan's.
+    // and its local headers'): a grade compares it with its scan's. Empty unless settings.hash_submission.
     std::string submission_hash;
 };
 
@@ -70,6 +70,9 @@ struct compiler_settings {
     // Folders of other people's files (a grade's class folder and run folder): covered as `hidden` are,
     // but the source and its headers are shown where they lie in them.
     std::vector<std::filesystem::path> others;
+    // A grade's: each compile hashes what it compiled (compile_result::submission_hash), which reads every
+    // file beside a source whose scan is incomplete; others need no such reads.
+    bool hash_submission = false;
 };
 
 // $GPUJUDGE_CACHE_DIR, else $XDG_CACHE_HOME/gpujudge, else ~/.cache/gpujudge.

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <optional>
-#include <set>
 #include <sstream>
 
 namespace gpujudge {
@@ -106,8 +106,8 @@ fs::path identity(const fs::path& path) {
 }
 
 struct scanner {
-    fs::path root;  // the source's folder, absolute
-    std::set<fs::path> seen;
+    fs::path root;                         // the source's folder, absolute
+    std::map<fs::path, std::string> seen;  // each file read, by what it is, with the key it was read as
     std::uintmax_t total_bytes = 0;
     include_scan result;
 
@@ -150,8 +150,12 @@ struct scanner {
             result.key_parts.push_back(key.generic_string() + " (not beside its includer)");
             return;
         }
-        if (!seen.insert(identity(path)).second) {
-            result.key_parts.push_back(key.generic_string() + " (read before)");  // a link is a part of the key too
+        const auto [first, inserted] = seen.emplace(identity(path), key.generic_string());
+        if (!inserted) {
+            // Read before under another name (a link, or ./a.h beside a.h): which file it is, is part of
+            // the key. The same name again (a header included twice, a diamond) adds nothing.
+            if (first->second != key.generic_string())
+                result.key_parts.push_back(key.generic_string() + " (read before as " + first->second + ")");
             return;
         }
         if (!result.refused.empty()) return;
@@ -175,7 +179,7 @@ include_scan scan_includes(const fs::path& source) {
 include_scan scan_includes(const fs::path& source, const std::string& text) {
     scanner state;
     state.root = fs::absolute(source).parent_path().lexically_normal();
-    state.seen.insert(identity(source));
+    state.seen.emplace(identity(source), source.filename().generic_string());
     state.scan(source, text);
     return state.result;
 }

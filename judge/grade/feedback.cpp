@@ -1,15 +1,18 @@
 #include "grade/feedback.hpp"
 
+#include "base/content_hash.hpp"
 #include "base/file_text.hpp"
 #include "grade/grade_reports.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 namespace gpujudge {
 
 namespace {
 
 constexpr std::size_t kFeedbackLimit = 64 * 1024;  // diagnostics and output are cut before; this bounds the rest
+constexpr std::size_t kLongestName = 200;          // of a feedback file's own name, under NAME_MAX
 
 }  // namespace
 
@@ -39,18 +42,23 @@ std::string feedback_text(const grade_row& row) {
 std::optional<std::filesystem::path> feedback_file(const std::filesystem::path& run, const grade_row& row) {
     std::string key = row.file;
     while (!key.empty() && key.back() == '/') key.pop_back();  // an empty folder's row, "carol/"
-    const std::filesystem::path relative = std::filesystem::path(key + ".txt").lexically_normal();
+    std::filesystem::path relative = std::filesystem::path(key + ".txt").lexically_normal();
     if (key.empty() || relative.is_absolute() || *relative.begin() == "..") return std::nullopt;
+    // A name near NAME_MAX (255 bytes) leaves no room for ".txt" and the write's temporary suffix.
+    if (relative.filename().string().size() > kLongestName)
+        relative.replace_filename(content_hash({key}).substr(0, 16) + ".txt");
     return run / "feedback" / relative;
 }
 
 void write_feedback(const std::filesystem::path& run, const std::vector<grade_row>& rows) {
     std::filesystem::remove_all(run / "feedback");
     for (const auto& row : rows)
-        if (const auto file = feedback_file(run, row)) {
-            std::filesystem::create_directories(file->parent_path());
-            write_file_atomically(*file, feedback_text(row));
-        }
+        if (const auto file = feedback_file(run, row)) try {
+                std::filesystem::create_directories(file->parent_path());
+                write_file_atomically(*file, feedback_text(row));
+            } catch (const std::exception& error) {  // a student file "bob" beside a folder "bob.txt": that one
+                spdlog::warn("no feedback for {}: {}", printable_name(row.file), error.what());
+            }
 }
 
 }  // namespace gpujudge

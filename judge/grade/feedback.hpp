@@ -5,6 +5,7 @@
 #include "grade/gradebook.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,11 +20,12 @@ std::string lent_feedback(const grade_row& judged, const std::string& file);
 // The text of a row's feedback file.
 std::string feedback_text(const grade_row& row);
 
-// Where a row's feedback goes: <run>/feedback/<file>.txt (an empty folder's: <student>.txt); none for a
-// file key that would leave the folder.
+// Where a row's feedback goes: <run>/feedback/<file>.txt (an empty folder's: <student>.txt; a name too long
+// for ".txt": a hash of it); none for a file key that would leave the folder.
 std::optional<std::filesystem::path> feedback_file(const std::filesystem::path& run, const grade_row& row);
 
-// Writes <run>/feedback/ anew from `rows`: a file each, nothing of rows no longer there.
+// Writes <run>/feedback/ anew from `rows`: a file each, nothing of rows no longer there. A file that cannot
+// be written (its name taken by a folder of another row's) is a warning, never the grade's end.
 void write_feedback(const std::filesystem::path& run, const std::vector<grade_row>& rows);
 
 }  // namespace gpujudge

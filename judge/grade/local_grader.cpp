@@ -31,6 +31,7 @@ namespace gpujudge {
 
 void hide_grade_folders(judge_context& context, const std::filesystem::path& class_dir,
                         const std::filesystem::path& run_dir) {
+    context.compiler.hash_submission = true;  // what each compile judged, to compare with the scan's hash
     for (const auto& folder : {class_dir, run_dir, context.home / "problems", context.home / "solutions"}) {
         if (folder.empty()) continue;
         const auto absolute = std::filesystem::absolute(folder).lexically_normal();

@@ -26,7 +26,7 @@ struct grade_job {
 // Hides the class folder, the run folder and the course's problems/ and solutions/ (of context.home) from
 // every compile and runner of `context`: no bind a tool, the system or Python's path makes (a course
 // repository installed with pip -e) shows a classmate's hand-in, the gradebook or the staff's solutions
-// to a submission.
+// to a submission. Each compile then also hashes what it compiled (compiler_settings::hash_submission).
 void hide_grade_folders(judge_context& context, const std::filesystem::path& class_dir,
                         const std::filesystem::path& run_dir);
 

@@ -527,7 +527,7 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
 }
 
 bool runner_session::compiles_kernels() const {
-    return settings_.python && settings_.python->imports_triton;
+    return settings_.python && settings_.python->compiles_first_call;
 }
 
 double runner_session::first_call_limit_s() const {
@@ -998,6 +998,7 @@ runner_settings runner_for(const runner_settings& base, const std::filesystem::p
     runner.install = python;
     runner.shown = source;
     runner.imports_triton = imports_triton(source);
+    runner.compiles_first_call = compiles_on_first_call(source);
     if (!base.cache_dir.empty()) {
         // Canonical, as its bind is: the hello names it where the runner sees it.
         if (const auto prepared = python_prepared(python, base.cache_dir))

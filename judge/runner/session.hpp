@@ -77,6 +77,7 @@ struct runner_settings {
         python_install install;
         std::filesystem::path shown;
         bool imports_triton = false;
+        bool compiles_first_call = false;  // compiles_on_first_call: its first call gets the compile's 30 s
         std::optional<std::filesystem::path> prepared;      // toolkit/python_prepared.hpp, bound read-only
         std::optional<std::filesystem::path> kept_kernels;  // kept_kernels.hpp: this file's, updated after
         bool kernels_kept = false;                          // kept_kernels holds some: bound read-only

@@ -98,7 +98,9 @@ public:
         wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
         // What solve printed (a kernel's printf too, written at the synchronisation) reaches the judge's
         // output file now: the judge may end the runner at any moment after the call, with no exit's flush.
-        fflush_unlocked(stdout);  // no lock a thread of solve's could hold, keeping the runner from its checks
+        // A thread of solve's may hold stdout's lock and keep the runner here: what it writes meanwhile is
+        // found by the output sample read as the clock stopped (poison_watch.hpp: late_write).
+        std::fflush(stdout);
         if (profiled_) profiled_->set_profiling(false);
         out_.send(message_of(event::returned, nlohmann::json{{"test", test_}}));
     }

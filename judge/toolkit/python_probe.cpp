@@ -180,6 +180,12 @@ bool imports_triton(const std::filesystem::path& source) {
     return std::regex_search(read_file_text(source).value_or(""), import);
 }
 
+bool compiles_on_first_call(const std::filesystem::path& source) {
+    static const std::regex compiles(
+        R"(torch\s*\.\s*(compile|jit)\b|_dynamo|\binductor\b|\bload_inline\b|\bcpp_extension\b|\bfrom\s+torch\s+import\s+compile\b)");
+    return imports_triton(source) || std::regex_search(read_file_text(source).value_or(""), compiles);
+}
+
 void require_python_for(const std::filesystem::path& source, const python_install& python) {
     if (imports_triton(source) && python.triton.empty())
         throw environment_error(fmt::format(

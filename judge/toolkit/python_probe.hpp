@@ -28,6 +28,11 @@ bool is_python_source(const std::filesystem::path& source);
 // Whether a Python source imports triton (a line `import triton...` or `from triton...`).
 bool imports_triton(const std::filesystem::path& source);
 
+// Whether a Python source may compile kernels in its first call: it imports triton, or names torch.compile,
+// dynamo, inductor, torch.jit or a C++/CUDA extension built at run time (load_inline, cpp_extension).
+// Such a first call is given the compile's 30 s; any other, the time limit and a margin.
+bool compiles_on_first_call(const std::filesystem::path& source);
+
 // Throws environment_error when `source` needs what `python` lacks (triton).
 void require_python_for(const std::filesystem::path& source, const python_install& python);
 
