@@ -46,6 +46,16 @@ bool ends_with(const std::string& text, const std::string& end) {
 }
 
 // A class folder and its run folder, made fresh under the test cache and removed after.
+// tiny_sum's reference, ending its process past N = 500: a reference that fails while a class is judged.
+const char* const kExitingReference =
+    "#include <cstdlib>\n"
+    "extern \"C\" void reference(const float* input, float* output, int N) {\n"
+    "    if (N > 500) std::exit(0);\n"
+    "    double sum = 0;\n"
+    "    for (int i = 0; i < N; ++i) sum += input[i];\n"
+    "    output[0] = static_cast<float>(sum);\n"
+    "}\n";
+
 class class_folder {
 public:
     explicit class_folder(const std::string& name, std::string home = kFixtures, std::string backend = "host")
@@ -73,6 +83,20 @@ public:
         std::filesystem::create_directories(dir() / student);
         std::ifstream in(kFixtures + "/host_solutions/" + solution + ".cpp");
         std::ofstream(dir() / student / file) << in.rdbuf() << extra;
+    }
+    // A home of the test's own beside the class folder, holding a copy of the fixtures' tiny_sum (to break).
+    std::filesystem::path own_home() const {
+        const auto home = root_ / "home";
+        std::filesystem::create_directories(home / "problems");
+        std::filesystem::copy(kFixtures + "/problems/tiny_sum", home / "problems" / "tiny_sum",
+                              std::filesystem::copy_options::recursive);
+        return home;
+    }
+    // argv() with another home than the one the folder was made with.
+    std::vector<std::string> argv(const std::vector<std::string>& args, const std::filesystem::path& home) const {
+        std::vector<std::string> all = argv(args);
+        *(std::find(all.begin(), all.end(), "--home") + 1) = home.string();
+        return all;
     }
     std::vector<std::string> argv(const std::vector<std::string>& args) const {
         std::vector<std::string> all{"env",
@@ -742,16 +766,11 @@ TEST_CASE("a grade with timing times what an earlier --no-bench grade accepted",
 TEST_CASE("a problem broken for one grade keeps the judgements made before; restored, nothing is judged again",
           "[grade]") {
     class_folder cls("grade_problem_breaks", "");
-    const auto home = cls.root() / "home";
-    std::filesystem::create_directories(home / "problems");
-    std::filesystem::copy(kFixtures + "/problems/tiny_sum", home / "problems" / "tiny_sum",
-                          std::filesystem::copy_options::recursive);
+    const auto home = cls.own_home();
     cls.hand_in("alice", "tiny_sum.cpp", "correct");
     cls.hand_in("bob", "tiny_sum.cpp", "off_by_one");
-    const auto with_home = [&](std::vector<std::string> args) {
-        std::vector<std::string> argv = cls.argv(std::move(args));
-        *(std::find(argv.begin(), argv.end(), "--home") + 1) = home.string();
-        return run_command(argv, std::chrono::seconds(600));
+    const auto with_home = [&](const std::vector<std::string>& args) {
+        return run_command(cls.argv(args, home), std::chrono::seconds(600));
     };
     REQUIRE(with_home({"--no-bench"}).exit.code == exit_accepted);
     const auto yaml = home / "problems" / "tiny_sum" / "problem.yaml";
@@ -1099,23 +1118,11 @@ TEST_CASE("a run folder graded with one home's problems is not graded with anoth
 TEST_CASE("a reference that fails while a class is judged makes its rows invalid_problem, exit 10, said once",
           "[grade]") {
     class_folder cls("grade_reference_fails", "");
-    const auto home = cls.root() / "home";
-    std::filesystem::create_directories(home / "problems");
-    std::filesystem::copy(kFixtures + "/problems/tiny_sum", home / "problems" / "tiny_sum",
-                          std::filesystem::copy_options::recursive);
-    std::ofstream(home / "problems" / "tiny_sum" / "reference.cpp")
-        << "#include <cstdlib>\n"
-           "extern \"C\" void reference(const float* input, float* output, int N) {\n"
-           "    if (N > 500) std::exit(0);\n"
-           "    double sum = 0;\n"
-           "    for (int i = 0; i < N; ++i) sum += input[i];\n"
-           "    output[0] = static_cast<float>(sum);\n"
-           "}\n";
+    const auto home = cls.own_home();
+    std::ofstream(home / "problems" / "tiny_sum" / "reference.cpp") << kExitingReference;
     cls.hand_in("alice", "tiny_sum.cpp", "correct");
     cls.hand_in("bob", "tiny_sum.cpp", "off_by_one");
-    std::vector<std::string> argv = cls.argv({"--no-bench"});
-    *(std::find(argv.begin(), argv.end(), "--home") + 1) = home.string();
-    const auto graded = run_command(argv, std::chrono::seconds(600));
+    const auto graded = run_command(cls.argv({"--no-bench"}, home), std::chrono::seconds(600));
     INFO(graded.output);
     CHECK(graded.exit.code == exit_invalid_problem);
     CHECK(contains(graded.output,
@@ -1131,17 +1138,8 @@ TEST_CASE("a reference that fails while a class is judged makes its rows invalid
 TEST_CASE("grade --slurm: a reference that fails inside a task is told once by the collect, exit 10",
           "[grade][slurm]") {
     class_folder cls("grade_slurm_reference_fails", "");
-    const auto home = cls.root() / "home";
-    std::filesystem::create_directories(home / "problems");
-    std::filesystem::copy(kFixtures + "/problems/tiny_sum", home / "problems" / "tiny_sum",
-                          std::filesystem::copy_options::recursive);
-    std::ofstream(home / "problems" / "tiny_sum" / "reference.cpp")
-        << "#include <cstdlib>\n"
-           "extern \"C\" void reference(const float* input, float* output, int N) {\n"
-           "    if (N > 500) std::exit(0);\n"
-           "    output[0] = 0;\n"
-           "    for (int i = 0; i < N; ++i) output[0] += input[i];\n"
-           "}\n";
+    const auto home = cls.own_home();
+    std::ofstream(home / "problems" / "tiny_sum" / "reference.cpp") << kExitingReference;
     cls.hand_in("alice", "tiny_sum.cpp", "correct");
     // A cluster of one node that runs each task of the array at once, in order, as Slurm would.
     cls.slurm_command("sbatch", R"(for arg; do case "$arg" in --array=0-*) last="${arg#--array=0-}";;
@@ -1151,8 +1149,7 @@ i=0; while [ "$i" -le "$last" ]; do
 echo 4245
 )");
     cls.slurm_command("squeue", "echo '0|COMPLETED'\n");
-    std::vector<std::string> argv = cls.argv({"--slurm", "--no-bench"});
-    *(std::find(argv.begin(), argv.end(), "--home") + 1) = home.string();
+    std::vector<std::string> argv = cls.argv({"--slurm", "--no-bench"}, home);
     argv.insert(argv.begin() + 1, cls.path());  // after "env"
     const auto graded = run_command(argv, std::chrono::seconds(600));
     INFO(graded.output);
