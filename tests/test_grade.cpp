@@ -763,7 +763,7 @@ TEST_CASE("a grade with timing times what an earlier --no-bench grade accepted",
     CHECK(contains(cls.file("leaderboard.md"), "| 1 | alice |"));
 }
 
-TEST_CASE("a problem broken for one grade keeps the judgements made before; restored, nothing is judged again",
+TEST_CASE("a problem broken for one grade keeps the judgements made before, and restored judges nothing again",
           "[grade]") {
     class_folder cls("grade_problem_breaks", "");
     const auto home = cls.own_home();

@@ -142,7 +142,8 @@ TEST_CASE("a module imported from beside the file is a compile error that says a
                    "them into the file\n"));
 }
 
-TEST_CASE("solve's prints in its warm-up call are labelled so; nothing is added when it prints nothing", "[python]") {
+TEST_CASE("solve's prints in its warm-up call are labelled so, and nothing is added when it prints nothing",
+          "[python]") {
     const auto printed = judge_python("run", "prints_in_solve.py");
     CHECK(printed.exit.code == exit_accepted);
     CHECK(contains(printed.output,
