@@ -18,7 +18,7 @@ class host_timer final : public call_timer {
 public:
     void before_call() override {
         watch_.seed = seeds_();
-        early_ = first_unpoisoned(watch_.seed);
+        early_ = first_unpoisoned();
         start_ = std::chrono::steady_clock::now();
     }
     void after_finish() override {
@@ -40,26 +40,21 @@ public:
 private:
     // The watched outputs' sampled words (the seed of the call's watch), as first_change compares them.
     void read_sample(std::uint32_t* words) const {
-        for (int o = 0; o < watch_.num_outputs; ++o) {
-            const watched_output& output = watch_.outputs[o];
-            for (int lane = 0; lane < kWatchLanes; ++lane)
-                for (int k = 0; k < kWatchWordsPerLane; ++k)
-                    words[sample_slot(o, lane, k)] =
-                        output.words[sampled_word(watch_.seed, o, lane, k, output.num_words)];
-        }
+        for_each_sampled_word(watch_, [&](int o, int slot, std::uint64_t word) {
+            words[slot] = watch_.outputs[o].words[word];
+            return true;
+        });
     }
 
     // The same sample as the hold's check on the device (blocking_kernel.cu), lane by lane.
-    std::optional<early_write> first_unpoisoned(std::uint64_t seed) const {
-        for (int o = 0; o < watch_.num_outputs; ++o) {
+    std::optional<early_write> first_unpoisoned() const {
+        std::optional<early_write> found;
+        for_each_sampled_word(watch_, [&](int o, int, std::uint64_t word) {
             const watched_output& output = watch_.outputs[o];
-            for (int lane = 0; lane < kWatchLanes; ++lane)
-                for (int k = 0; k < kWatchWordsPerLane; ++k) {
-                    const std::uint64_t word = sampled_word(seed, o, lane, k, output.num_words);
-                    if (output.words[word] != output.poison) return early_write{o, word, output.words[word]};
-                }
-        }
-        return std::nullopt;
+            if (output.words[word] != output.poison) found = early_write{o, word, output.words[word]};
+            return !found;
+        });
+        return found;
     }
 
     poison_watch watch_;

@@ -65,18 +65,27 @@ GJ_HD inline std::uint64_t sampled_word(std::uint64_t seed, int output, int lane
     return rng_detail::bits64(bits) % num_words;
 }
 
+// Calls visit(output, slot, word) for each word of `watch`'s sample (its seed's), output by output and
+// lane by lane, the order the hold's check reads it in, until visit returns false.
+template <typename Visit>
+void for_each_sampled_word(const poison_watch& watch, Visit&& visit) {
+    for (int o = 0; o < watch.num_outputs; ++o)
+        for (int lane = 0; lane < kWatchLanes; ++lane)
+            for (int k = 0; k < kWatchWordsPerLane; ++k)
+                if (!visit(o, sample_slot(o, lane, k),
+                           sampled_word(watch.seed, o, lane, k, watch.outputs[o].num_words)))
+                    return;
+}
+
 // The first word of `watch`'s sample that differs between `at_finish` and `later` (kSampleWords each).
 inline std::optional<late_write> first_change(const poison_watch& watch, const std::uint32_t* at_finish,
                                               const std::uint32_t* later) {
-    for (int o = 0; o < watch.num_outputs; ++o)
-        for (int lane = 0; lane < kWatchLanes; ++lane)
-            for (int k = 0; k < kWatchWordsPerLane; ++k) {
-                const int slot = sample_slot(o, lane, k);
-                if (at_finish[slot] != later[slot])
-                    return late_write{o, sampled_word(watch.seed, o, lane, k, watch.outputs[o].num_words),
-                                      at_finish[slot], later[slot]};
-            }
-    return std::nullopt;
+    std::optional<late_write> found;
+    for_each_sampled_word(watch, [&](int output, int slot, std::uint64_t word) {
+        if (at_finish[slot] != later[slot]) found = late_write{output, word, at_finish[slot], later[slot]};
+        return !found;
+    });
+    return found;
 }
 
 }  // namespace gpujudge
