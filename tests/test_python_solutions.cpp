@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -237,6 +238,23 @@ TEST_CASE("what a Python solve starts ends with its runner, setsid or not, sandb
     std::ifstream(pid_file) >> pid;
     REQUIRE(pid > 0);
     CHECK(kill(pid, 0) == -1);
+}
+
+TEST_CASE("a sandboxed Python solve holds 4096 threads and processes at most: a thread or fork bomb stops there",
+          "[python]") {
+    const auto result = judge_python("run", "starts_a_swarm.py");
+    INFO(result.output);
+    CHECK(result.exit.code == exit_accepted);
+    CHECK(contains(result.output, "RLIMIT_NPROC 4096\n"));
+    if (geteuid() == 0) {
+        WARN("the judge runs as root, whom the kernel exempts from RLIMIT_NPROC: the bomb was not tried");
+    } else {
+        const auto at = result.output.find("started ");
+        REQUIRE(at != std::string::npos);
+        const int started = std::stoi(result.output.substr(at + 8));
+        CHECK(started > 0);
+        CHECK(started < 4096);
+    }
 }
 
 int main(int argc, char* argv[]) {

@@ -298,6 +298,27 @@ TEST_CASE("a submission cannot reach the judge's descriptors through /proc/<ppid
     CHECK(children_of(getpid()).empty());
 }
 
+TEST_CASE("a judge run as root gives its sandbox no capabilities and none of the system's private files",
+          "[sandbox]") {
+    // The files under /etc that others may not read (/etc/shadow), as the sandbox would see them.
+    std::string targets;
+    std::error_code error;
+    for (auto it = std::filesystem::recursive_directory_iterator(
+             "/etc", std::filesystem::directory_options::skip_permission_denied, error);
+         !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
+        const auto status = it->symlink_status(error);
+        if (!error && std::filesystem::is_regular_file(status) &&
+            (status.permissions() & std::filesystem::perms::others_read) == std::filesystem::perms::none)
+            targets += (targets.empty() ? "" : ":") + it->path().string();
+    }
+    if (geteuid() != 0) WARN("the judge does not run as root: its sandbox reads none of these files anyway");
+    if (targets.empty()) WARN("no file under /etc is private here: only the capabilities are looked at");
+    const scoped_env env(scoped_env::variables{{"GPUJUDGE_TEST_TARGETS", targets}});
+    const auto result = judge_fake("reads_private_files");
+    INFO(result.program_output);
+    CHECK(result.overall == verdict::accepted);
+}
+
 TEST_CASE(
     "a submission that fills the disk fills its capped scratch alone: /tmp and /dev/shm, with /dev read-only and no "
     "/judge/out",

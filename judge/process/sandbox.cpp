@@ -119,6 +119,59 @@ std::vector<std::string> policy_mounts(const sandbox_policy& policy, const std::
     return argv;
 }
 
+// The entries under the bound /etc and /opt that others may not read (/etc/shadow, /etc/ssl/private,
+// /etc/munge/munge.key), found once per process. The sandbox of a judge run as root is root too,
+// whom the owner's bits let read them: each is covered there (a folder is not walked further).
+const std::vector<std::filesystem::path>& private_system_entries() {
+    static const std::vector<std::filesystem::path> entries = [] {
+        namespace fs = std::filesystem;
+        std::vector<fs::path> found;
+        for (const char* top : {"/etc", "/opt"}) {
+            std::error_code error;
+            fs::recursive_directory_iterator it(top, fs::directory_options::skip_permission_denied, error);
+            for (; !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+                const auto status = it->symlink_status(error);
+                if (error) break;
+                const auto others = status.permissions() & (fs::perms::others_read | fs::perms::others_exec);
+                if (fs::is_directory(status) && others != (fs::perms::others_read | fs::perms::others_exec)) {
+                    found.push_back(it->path());
+                    it.disable_recursion_pending();
+                } else if (fs::is_regular_file(status) && (others & fs::perms::others_read) == fs::perms::none) {
+                    found.push_back(it->path());
+                }
+            }
+        }
+        return found;
+    }();
+    return entries;
+}
+
+// For a judge run as root: no capabilities in the sandbox, and the system's private entries covered
+// (an empty read-only file, an empty folder), after every other mount. An entry holding one of the
+// policy's binds stays: the judge bound what lies inside it on purpose.
+std::vector<std::string> root_covers(const sandbox_policy& policy) {
+    if (geteuid() != 0) return {};
+    std::vector<std::string> argv{"--cap-drop", "ALL"};
+    const auto holds_a_bind = [&](const std::filesystem::path& entry) {
+        for (const auto* binds : {&policy.read_only, &policy.writable})
+            for (const auto& bind : *binds) {
+                const auto target = (bind.target.empty() ? bind.source : bind.target).lexically_normal().string();
+                const auto prefix = entry.string() + "/";
+                if (target == entry.string() || target.compare(0, prefix.size(), prefix) == 0) return true;
+            }
+        return false;
+    };
+    for (const auto& entry : private_system_entries()) {
+        if (holds_a_bind(entry)) continue;
+        std::error_code error;
+        if (std::filesystem::is_directory(std::filesystem::symlink_status(entry, error)))
+            argv.insert(argv.end(), {"--size", "4096", "--tmpfs", entry.string(), "--remount-ro", entry.string()});
+        else
+            argv.insert(argv.end(), {"--ro-bind", "/dev/null", entry.string()});
+    }
+    return argv;
+}
+
 }  // namespace
 
 resource_limits sandbox_limits(const sandbox_policy& policy) {
@@ -242,6 +295,8 @@ std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const 
     argv.insert(argv.end(), {"--size", std::to_string(policy.scratch_bytes), "--tmpfs", "/tmp"});
     const auto mounts = policy_mounts(policy, system);
     argv.insert(argv.end(), mounts.begin(), mounts.end());
+    const auto covers = root_covers(policy);
+    argv.insert(argv.end(), covers.begin(), covers.end());
     const std::string workdir = policy.workdir.empty() ? "/tmp" : plain(policy.workdir).string();
     if (!policy.workdir.empty()) argv.insert(argv.end(), {"--dir", workdir});
     // bwrap's root, where the mount points above were made, is a tmpfs in memory with no size: once

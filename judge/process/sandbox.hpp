@@ -35,9 +35,10 @@ struct sandbox_policy {
     std::vector<sandbox_bind> read_only;
     std::vector<sandbox_bind> writable;
     std::uintmax_t scratch_bytes = std::uintmax_t{1} << 30;  // the private /tmp (HOME), a size-capped tmpfs
-    // Also RLIMIT_FSIZE = scratch_bytes. No RLIMIT_NPROC: it counts the user's threads and processes
-    // everywhere (and root ignores it); the PID namespace ends every process the submission starts
-    // when its init (bwrap) dies, which --die-with-parent ties to the judge's child.
+    // Also RLIMIT_FSIZE = scratch_bytes. No RLIMIT_NPROC here: set before bwrap it counts the user's
+    // threads and processes everywhere; the runner sets it on itself inside (hello_job::max_tasks).
+    // The PID namespace ends every process the submission starts when its init (bwrap) dies, which
+    // --die-with-parent ties to the judge's child.
     resource_limits limits{900, 0, 0, 4096, true};
     // Environment variables kept besides PATH, LD_LIBRARY_PATH, CUDA_* and NVIDIA_* (and those named
     // in $GPUJUDGE_SANDBOX_ENV, comma-separated).

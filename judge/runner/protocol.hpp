@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +55,10 @@ struct hello_job {
     runner_backend backend = runner_backend::device;
     std::string problem_dir;
     python_load python;
+    // RLIMIT_NPROC the runner sets on itself before it loads anything, 0: none (not sandboxed).
+    // Inside the sandbox's user namespace the kernel counts the sandbox's own threads and
+    // processes against it; set before bwrap, it would count every task of the judge's user.
+    std::uint64_t max_tasks = 0;
 };
 
 // What to load: a submission ("solve") or a problem's reference ("reference"), a shared library or,
@@ -204,7 +209,7 @@ void from_json(const nlohmann::json& in, test_result_message& message);
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(python_load, library, home, path, cache_dir, prepared, kept_kernels, sends_kernels,
                                    shown, imports_triton)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(hello_job, key, backend, problem_dir, python)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(hello_job, key, backend, problem_dir, python, max_tasks)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(load_job, library, function, measure_peak, alone)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(test_job, test, data)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(judge_job, tests, stop_at_failure, exact_buffers)

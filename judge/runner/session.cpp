@@ -242,8 +242,14 @@ std::vector<test_report> pending_reports(const problem_spec& spec, const std::ve
     return reports;
 }
 
+// The threads and processes a sandboxed runner may hold at once: a fork bomb stops there, while
+// PyTorch's thread pools and Inductor's compile workers on a 128-core host stay well below. The
+// kernel exempts root (the judge run as root gets no cap).
+constexpr std::uint64_t kSandboxedRunnerTasks = 4096;
+
 hello_job runner_session::hello_for(const problem_spec& spec, const runner_settings& settings) const {
     hello_job hello{"", settings.backend, std::filesystem::absolute(spec.dir).string(), {}};
+    if (settings.sandbox) hello.max_tasks = kSandboxedRunnerTasks;
     if (const auto& python = settings.python) {
         const python_install& install = python->install;
         hello.python = {install.library,

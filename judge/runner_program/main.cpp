@@ -22,15 +22,19 @@
 
 #include <fmt/format.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstdint>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <new>
@@ -510,7 +514,17 @@ std::unique_ptr<memory_space> open_space(runner_backend backend, channel& out) {
     return make_device_space();
 }
 
+// The sandbox's cap on threads and processes (hello_job::max_tasks), before any code of the
+// submission's, Python's or the driver's runs: a fork bomb's fork fails with EAGAIN there.
+void cap_tasks(std::uint64_t max_tasks) {
+    if (max_tasks == 0) return;
+    const rlimit limit{max_tasks, max_tasks};
+    if (setrlimit(RLIMIT_NPROC, &limit) != 0)
+        throw std::runtime_error(fmt::format("setrlimit(RLIMIT_NPROC, {}): {}", max_tasks, std::strerror(errno)));
+}
+
 void serve(const hello_job& hello, control& in, channel& out) {
+    cap_tasks(hello.max_tasks);
     // A runner started for Python starts the interpreter and its imports before the device is
     // opened, so that the two overlap.
     std::optional<python_host> python;
