@@ -599,8 +599,7 @@ TEST_CASE("the compiler is shown the bytes the key and the hash were made of, wh
     CHECK(built.submission_hash != content_hash({first_source}));  // the header is part of it
 }
 
-TEST_CASE("a header the compile cannot take is refused unread: NUL bytes, too large, too many bytes together",
-          "[compiler]") {
+TEST_CASE("a header the compile cannot take is refused: NUL bytes, too large, too many bytes together", "[compiler]") {
     // A header holding another's bytes, NUL and a name between them, took the key of two headers (content_hash
     // separates its parts with NUL): a file that did not compile got another's library. A sparse header of a GiB
     // costs nothing on disk and held a GiB of the judge's memory per read.
@@ -615,6 +614,12 @@ TEST_CASE("a header the compile cannot take is refused unread: NUL bytes, too la
     const compile_result large = space.host(source);
     CHECK_FALSE(large.ok);
     CHECK(large.diagnostics == (space.sources.path() / "sum.h").string() + ": a header larger than 4 MiB\n");
+    // /proc's files state a size of 0, and a pagemap holds 8 bytes for each page of the address space.
+    space.write("sum.h", "inline float sum(const float*, int) { return 0; }\n");
+    const compile_result proc =
+        space.host(space.write("proc.cpp", "#if 0\n#include \"/proc/self/pagemap\"\n#endif\n" + std::string(kSolve)));
+    CHECK_FALSE(proc.ok);
+    CHECK(proc.diagnostics == "/proc/self/pagemap: a header larger than 4 MiB\n");
 
     std::string includes;
     for (int i = 0; i < 5; ++i) {

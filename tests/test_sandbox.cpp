@@ -298,8 +298,7 @@ TEST_CASE("a submission cannot reach the judge's descriptors through /proc/<ppid
     CHECK(children_of(getpid()).empty());
 }
 
-TEST_CASE("a judge run as root gives its sandbox no capabilities and none of the system's private files",
-          "[sandbox]") {
+TEST_CASE("a judge run as root gives its sandbox no capabilities and none of the system's private files", "[sandbox]") {
     // The files under /etc that others may not read (/etc/shadow), as the sandbox would see them.
     std::string targets;
     std::error_code error;

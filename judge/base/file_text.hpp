@@ -15,6 +15,11 @@ constexpr std::uintmax_t kMaxFileTextBytes = std::uintmax_t{1} << 30;
 // block the judge, a device never end) or holds more than kMaxFileTextBytes.
 std::optional<std::string> read_file_text(const std::filesystem::path& path);
 
+// At most max_bytes + 1 bytes of a regular file, read (more than max_bytes: it is larger, whatever
+// its stated size, which is 0 for /proc's files); nothing when it cannot be opened or read, or is
+// not a regular file.
+std::optional<std::string> read_file_head(const std::filesystem::path& path, std::uintmax_t max_bytes);
+
 // What to say of a file read_file_text gave nothing for.
 constexpr const char* kUnreadableFile = "cannot read the file (missing, not a regular file, or over 1 GiB)";
 

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 namespace gpujudge {
 
@@ -111,17 +112,21 @@ struct scanner {
     std::uintmax_t total_bytes = 0;
     include_scan result;
 
-    // The header's bytes, or why it cannot be compiled (then `result.refused` says so).
+    // The header's bytes, or why it cannot be compiled (then `result.refused` says so). The bytes
+    // read are counted, never the size a file states: a sparse file states a GiB, /proc's say 0.
     std::optional<std::string> readable(const fs::path& path) {
-        std::error_code error;
-        const std::uintmax_t size = fs::file_size(path, error);
-        if (!error && size > kMaxHeaderBytes)
+        auto head = read_file_head(path, kMaxHeaderBytes);
+        if (!head) {
+            result.refused = fmt::format("{}: the header cannot be read", path.string());
+            return std::nullopt;
+        }
+        std::string text = std::move(*head);
+        if (text.size() > kMaxHeaderBytes)
             result.refused = fmt::format("{}: a header larger than {} MiB", path.string(), kMaxHeaderBytes >> 20);
-        else if (!error && (total_bytes += size) > kMaxHeadersBytes)
+        else if ((total_bytes += text.size()) > kMaxHeadersBytes)
             result.refused = fmt::format("{}: the headers included hold more than {} MiB together", path.string(),
                                          kMaxHeadersBytes >> 20);
         if (!result.refused.empty()) return std::nullopt;
-        auto text = read_file_text(path).value_or("");
         // No part of a key may hold NUL, which separates the parts (content_hash): a header of two
         // headers' bytes would take their key.
         if (text.find('\0') != std::string::npos) {
