@@ -967,6 +967,21 @@ TEST_CASE("two files built to share an XXH3 hash are two submissions: each is ju
     CHECK(cls.rows().at("mallory/tiny_sum.cpp").status == "wrong_answer");
 }
 
+TEST_CASE("a file refused for its path lends that to no copy: the same bytes elsewhere are judged", "[grade]") {
+    // A red team's case: a copy of an honest file in a folder named m$x was refused before compiling,
+    // and the honest file handed in later took that compile error without being judged.
+    class_folder cls("grade_path_refused");
+    cls.hand_in("m$x", "tiny_sum.cpp", "correct");
+    REQUIRE(cls.grade({"--no-bench"}).exit.code == exit_accepted);
+    CHECK(cls.rows().at("m$x/tiny_sum.cpp").status == "compile_error");
+    cls.hand_in("honest", "tiny_sum.cpp", "correct");
+    const auto graded = cls.grade({"--no-bench"});
+    INFO(graded.output);
+    CHECK(contains(graded.output, "2 to judge, 0 unchanged, 0 judged under another name"));
+    CHECK(cls.rows().at("honest/tiny_sum.cpp").status == "accepted");
+    CHECK(cls.rows().at("m$x/tiny_sum.cpp").status == "compile_error");
+}
+
 TEST_CASE("a run folder is one class's, graded by one gpujudge at a time", "[grade]") {
     class_folder first("grade_claim_first");
     class_folder second("grade_claim_second");

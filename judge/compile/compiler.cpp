@@ -322,16 +322,20 @@ std::optional<std::string> utf16_source(const std::filesystem::path& source, con
     return fmt::format("{}: the file is UTF-16: save it as UTF-8", source.string());
 }
 
-// Why `source` cannot be given to the compiler, if it cannot: nvcc runs its steps through sh with
-// the path in double quotes, where " $ ` and \ would be read as shell syntax (a file named
-// x$(cmd).cu ran cmd), and the compiler would spend its whole limit on a binary file.
-std::optional<std::string> unusable_source(const std::filesystem::path& source,
-                                           const std::optional<std::string>& text) {
-    if (source.string().find_first_of("\"$`\\") != std::string::npos)
-        return fmt::format(
-            "{}: the path holds \" $ ` or \\, which nvcc's shell steps would read as commands: "
-            "rename the file or its folder",
-            source.string());
+// Why the path of `source` cannot be given to the compiler, if it cannot: nvcc runs its steps through
+// sh with the path in double quotes, where " $ ` and \ would be read as shell syntax (a file named
+// x$(cmd).cu ran cmd).
+std::optional<std::string> unusable_path(const std::filesystem::path& source) {
+    if (source.string().find_first_of("\"$`\\") == std::string::npos) return std::nullopt;
+    return fmt::format(
+        "{}: the path holds \" $ ` or \\, which nvcc's shell steps would read as commands: "
+        "rename the file or its folder",
+        source.string());
+}
+
+// Why the bytes of `source` cannot be given to the compiler, if they cannot: the compiler would spend
+// its whole limit on a binary file.
+std::optional<std::string> unusable_text(const std::filesystem::path& source, const std::optional<std::string>& text) {
     if (!text) return cannot_read(source);
     if (const auto utf16 = utf16_source(source, *text)) return utf16;
     if (text->find('\0') != std::string::npos)
@@ -355,9 +359,11 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
     const auto start = std::chrono::steady_clock::now();
     compile_result result;
     const auto text = read_file_text(source);  // once: the key, the hash and the compiler's copy
-    if (const auto refused = unusable_source(source, text)) {
+    const auto path_refused = unusable_path(source);
+    if (const auto refused = path_refused ? path_refused : unusable_text(source, text)) {
         result.diagnostics = *refused + "\n";
         result.source_refused = true;
+        result.path_refused = path_refused.has_value();
         return result;
     }
     result.source_hash = content_hash({*text});

@@ -254,6 +254,8 @@ grade_row judged_row(const compiled_job& item, const worker_setup& setup, judge_
     if (changed_since_scan(job, *item.compile)) return changed();
     if (!item.compile->ok) {
         grade_row row = early_row(job, spec, "compile_error", compile_error_reason(item.compile->diagnostics));
+        // A judgement of where the file lies, not of its bytes: no hash, so no copy elsewhere takes it.
+        if (item.compile->path_refused) row.source_hash.clear();
         judgement refused;
         refused.compile = *item.compile;
         refused.overall = verdict::compile_error;
