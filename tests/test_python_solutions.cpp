@@ -59,6 +59,9 @@ TEST_CASE("no solve, or solve with other parameters, is a compile error naming t
         CHECK(contains(result.output, "def solve(input: torch.Tensor, output: torch.Tensor, N: int)"));
     }
     CHECK(contains(judge_python("run", "wrong_signature.py").output, "solve's parameters are (N, input, output)"));
+    const auto keyword_only = judge_python("run", "keyword_only.py");
+    CHECK(keyword_only.exit.code == exit_code_for(verdict::compile_error));
+    CHECK(contains(keyword_only.output, "solve's parameters are (input, output, *, N)"));
 }
 
 TEST_CASE("validate loads each Python solution as the judge does: its syntax and solve's parameters", "[python]") {

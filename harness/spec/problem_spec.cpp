@@ -445,6 +445,8 @@ private:
             bounds[i] = constant_of(node[i], what);
             if (param.type == element_type::i32 && bounds[i] && !fits_int(*bounds[i]))
                 fail(node[i], fmt::format("{}: {} {} does not fit in an int", what, bound_names[i], *bounds[i]));
+            if (param.type == element_type::i32 && bounds[i] && *bounds[i] != std::floor(*bounds[i]))
+                fail(node[i], fmt::format("{}: {} {} is not a whole number", what, bound_names[i], *bounds[i]));
         }
         if (bounds[0] && bounds[1] && *bounds[0] > *bounds[1])
             fail(node, fmt::format("{}: min {} > max {}", what, *bounds[0], *bounds[1]));

@@ -21,7 +21,7 @@ struct compile_result {
     double seconds = 0;
     bool undefined_function = false;  // it failed to link for want of the expected function
     bool source_refused = false;      // not compiled: unreadable, not text, or a path nvcc cannot take
-    bool path_refused = false;        // refused for where the file lies, not for its bytes (a grade lends it to no copy)
+    bool path_refused = false;  // refused for where the file lies, not for its bytes (a grade lends it to no copy)
     // The path nvcc compiled, named in the library's line info: the source's own, or, from the cache,
     // that of the first compile of the same content (empty for entries cached before it was kept).
     std::filesystem::path compiled_from;

@@ -18,4 +18,11 @@ void make_solve_run_alone();
 // What a learner whose runner ended with SIGSYS is told, after "stopped by signal SIGSYS during solve: ".
 extern const char* const kSolveAloneRule;
 
+// The same filter on the calling thread alone, for a call on a thread of its own (the filter ends
+// with the thread): a reference's (runner_program/main.cpp). Throws as make_solve_run_alone does.
+void make_this_thread_run_alone();
+
+// What a problem's author whose reference ended its runner with SIGSYS is told.
+extern const char* const kReferenceAloneRule;
+
 }  // namespace gpujudge

@@ -70,6 +70,10 @@ constexpr const char* kForged =
     "the submission wrote into the judge's result channel (a line the runner did not seal, or not as the "
     "runner writes it); nothing it reported can be believed";
 
+constexpr const char* kReferenceForged =
+    "the reference wrote into the judge's result channel (a line the runner did not seal, or not as the runner "
+    "writes it); none of its outputs can be believed";
+
 // Where a sandboxed runner finds the judge's files: fixed paths, bound from the session's staging
 // folder. The library to load is placed (hard-linked, else copied) in the first before the load
 // job, which names it there; a reference writes its outputs into the second, from where the judge
@@ -891,6 +895,8 @@ std::optional<std::string> runner_session::reference_failure(const job_end& end,
         case job_end::how::deaf:
             return std::string(kDeaf);
         case job_end::how::closed:
+            if (end.exit.signaled && end.exit.signal == SIGSYS)
+                return fmt::format("the reference was killed by {}: {}", end.exit.describe(), kReferenceAloneRule);
             return end.exit.signaled
                        ? fmt::format("the reference was killed by {} before writing its outputs", end.exit.describe())
                        : fmt::format("the reference ended the process ({}) before writing its outputs",
@@ -898,7 +904,7 @@ std::optional<std::string> runner_session::reference_failure(const job_end& end,
         case job_end::how::fatal:
             return end.message;
         case job_end::how::forged:
-            return std::string(kForged);
+            return std::string(kReferenceForged);
         case job_end::how::interrupted:
             return std::string("interrupted");
     }

@@ -35,6 +35,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <new>
@@ -371,6 +372,19 @@ std::size_t reference_memory_budget() {
     return physical ? static_cast<std::size_t>(*physical / 4) : std::size_t{4} << 30;
 }
 
+// A reference's exception message as one line of at most 1000 bytes, control characters as \xNN:
+// it reaches the terminal as the problem's error, and a message is the reference's own text.
+std::string one_line(const std::string& text) {
+    constexpr std::size_t kShown = 1000;
+    std::string line;
+    for (std::size_t i = 0; i < text.size() && i < kShown; ++i) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        line += byte < 0x20 || byte == 0x7f ? fmt::format("\\x{:02x}", byte) : std::string(1, text[i]);
+    }
+    if (text.size() > kShown) line += fmt::format("... ({} bytes more)", text.size() - kShown);
+    return line;
+}
+
 // The reference's own exceptions, told apart from the harness's: the problem's author reads them.
 named_arrays call_reference(session& s, const scalar_values& scalars, const std::map<std::string, void*>& inputs) {
     try {
@@ -378,10 +392,28 @@ named_arrays call_reference(session& s, const scalar_values& scalars, const std:
     } catch (const reference_fault&) {  // the harness's finding: an element left or overrun
         throw;
     } catch (const std::exception& error) {
-        throw std::runtime_error(fmt::format("the reference threw an exception: {}", error.what()));
+        throw std::runtime_error(fmt::format("the reference threw an exception: {}", one_line(error.what())));
     } catch (...) {
         throw std::runtime_error("the reference threw an exception that is not a std::exception");
     }
+}
+
+// call_reference on a thread of its own that may start nothing (process/solve_alone.hpp): a thread
+// the reference left running wrote its outputs after they were checked, and the judge cached that.
+named_arrays call_reference_alone(session& s, const scalar_values& scalars,
+                                  const std::map<std::string, void*>& inputs) {
+    named_arrays outputs;
+    std::exception_ptr failed;
+    std::thread([&] {
+        try {
+            make_this_thread_run_alone();
+            outputs = call_reference(s, scalars, inputs);
+        } catch (...) {
+            failed = std::current_exception();
+        }
+    }).join();
+    if (failed) std::rethrow_exception(failed);
+    return outputs;
 }
 
 // A reference request's failure as its problem's author reads it, naming the test; the harness out
@@ -472,7 +504,7 @@ void run_reference_job(session& s, const reference_job& job) {
                 const scalar_values& scalars = request.scalars.empty() ? test.scalars : request.scalars;
                 // The judge names the test of a reference that crashes or hangs from these.
                 s.out.send(message_of(event::started, nlohmann::json{{"request", i}}));
-                named_arrays outputs = call_reference(s, scalars, inputs);
+                named_arrays outputs = call_reference_alone(s, scalars, inputs);
                 const double reference_s = watch.lap();
                 write_outputs(request.expected_file, s.spec, outputs);
                 s.out.send(message_of(event::written, nlohmann::json{{"request", i},

@@ -183,6 +183,18 @@ def _import(source_path, shown):
     return module
 
 
+def _parameter_list(parameters):
+    """The names as the def spells them: `*` before keyword-only ones, `*args`, `**kwargs`."""
+    shown, starred = [], False
+    for p in parameters:
+        if p.kind == inspect.Parameter.KEYWORD_ONLY and not starred:
+            shown.append("*")
+        starred = starred or p.kind in (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.VAR_POSITIONAL)
+        prefix = {inspect.Parameter.VAR_POSITIONAL: "*", inspect.Parameter.VAR_KEYWORD: "**"}.get(p.kind, "")
+        shown.append(prefix + p.name)
+    return ", ".join(shown)
+
+
 def _checked_solve(module, params):
     expected = _signature(params)
     solve = getattr(module, "solve", None)
@@ -194,12 +206,15 @@ def _checked_solve(module, params):
         parameters = None
     names = [p.name for p in parameters] if parameters is not None else None
     wanted = [p["name"] for p in params]
+    # The judge passes the signature's parameters by position: keyword-only ones (after a *) take none.
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    by_position = parameters is not None and all(p.kind in positional for p in parameters[:len(wanted)])
     # Parameters past the signature's that have defaults (a debugging switch) are never passed: harmless.
     extras_defaulted = parameters is not None and all(p.default is not inspect.Parameter.empty
                                                       for p in parameters[len(wanted):])
-    if names is None or names[:len(wanted)] != wanted or not extras_defaulted:
+    if names is None or names[:len(wanted)] != wanted or not by_position or not extras_defaulted:
         raise _Rejected("solve's parameters are ({}); the expected signature is:\n  {}".format(
-            ", ".join(names or []), expected))
+            _parameter_list(parameters or []), expected))
     return solve
 
 
