@@ -213,7 +213,7 @@ TEST_CASE("grade judges a class on two workers, bad inputs are rows, a rerun jud
     CHECK(rows.at("dave smith/tiny_sum.cpp").status == "accepted");
     CHECK(rows.at("élodie/tiny_sum.cpp").status == "time_limit_exceeded");
     CHECK(rows.at("erin/notes.txt").status == "not_a_source");
-    CHECK(rows.at("erin/notes.txt").reason == "'notes.txt' is not a source file (.cpp)");
+    CHECK(rows.at("erin/notes.txt").reason == "'notes.txt' is not a source file (.cpp, .py)");
     CHECK(rows.at("erin/no_such_problem.cpp").status == "unknown_problem");
     CHECK(rows.at("fred/tiny_sum.cpp").status == "compile_error");
     CHECK(rows.at("gina/").status == "empty_folder");
@@ -652,7 +652,7 @@ TEST_CASE("grade writes each file's feedback: what submit would print, lent with
     CHECK(dave.size() == bob.size() + 1);  // "dave" is one letter longer than "bob", named once
     CHECK(contains(dave, "source   dave/tiny_sum.cpp\n"));
     CHECK(feedback("erin/notes.txt") ==
-          "source   erin/notes.txt\nstatus: not_a_source\n  'notes.txt' is not a source file (.cpp)\n");
+          "source   erin/notes.txt\nstatus: not_a_source\n  'notes.txt' is not a source file (.cpp, .py)\n");
     const std::filesystem::directory_iterator frank(cls.run() / "feedback" / "frank");
     REQUIRE(frank != std::filesystem::directory_iterator());
     CHECK(frank->path().filename().string().size() == 20);  // a hash of the name, ".txt"

@@ -260,6 +260,21 @@ TEST_CASE("a sandboxed Python solve holds 4096 threads and processes at most: a 
     }
 }
 
+TEST_CASE("grade on the host backend judges a Python file as submit does", "[python]") {
+    const temp_dir folder("python-grade");
+    std::filesystem::create_directories(folder.path() / "class" / "ann");
+    std::filesystem::copy_file(kFixtures + "/python_solutions/correct.py", folder.path() / "class/ann/tiny_sum.py");
+    const auto result =
+        gpujudge_env({"GPUJUDGE_DATA_DIR=" + folder.path().string()},
+                     {"--color", "never", "--home", kFixtures, "--backend", "host", "grade",
+                      (folder.path() / "class").string(), "--out", (folder.path() / "run").string(), "--no-bench"});
+    INFO(result.output);
+    CHECK(result.exit.code == exit_accepted);
+    std::ifstream csv(folder.path() / "run" / "gradebook.csv");
+    const std::string rows((std::istreambuf_iterator<char>(csv)), {});
+    CHECK(contains(rows, "ann,tiny_sum,ann/tiny_sum.py,accepted,4,4,"));
+}
+
 int main(int argc, char* argv[]) {
     try {
         find_python();

@@ -85,7 +85,7 @@ class_entry entry_for(const std::filesystem::path& dir, const std::filesystem::p
 }  // namespace
 
 std::vector<std::string> source_extensions(bool host_backend) {
-    if (host_backend) return {".cpp"};
+    if (host_backend) return {".cpp", ".py"};  // Python on the host: CPU tensors
     return {".cu", ".py"};
 }
 
