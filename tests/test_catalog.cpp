@@ -73,6 +73,9 @@ TEST_CASE("a time cheat declares that it is timed unblocked, and only with an ac
     CHECK_FALSE(header_of("// expect: accepted\n").timed_unblocked);
     CHECK(header_of("// expect: accepted\n// timed: held\n").header_error ==
           "unknown timing 'held' after 'timed:' (known: unblocked)");
+    CHECK(header_of("// expect: accepted\n// role: basline\n").header_error ==
+          "unknown role 'basline' after 'role:' (known: baseline)");
+    CHECK(header_of("// expect: accepted\n// role: baseline\n").baseline_line == 2);
     CHECK(header_of("// expect: rejected\n// timed: unblocked\n").header_error ==
           "'timed:' goes with 'expect: accepted' only: it says how an accepted cheat's time is taken");
 }

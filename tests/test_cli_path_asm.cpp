@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 using namespace gpujudge;
 
@@ -85,6 +87,32 @@ TEST_CASE("path shows the checked-in figures, and 'not measured' where they have
     CHECK(object.at("measurements").at("device") == "NVIDIA H100 80GB HBM3");
     CHECK(object.at("steps").at(0).at("measured").at("percent_of_peak") == Approx(0.2));
     CHECK(object.at("steps").at(2).at("measured").is_null());
+}
+
+TEST_CASE("validate refuses a statement that is no text file and a second baseline, naming each file and line",
+          "[cli][path]") {
+    const temp_dir home("two-baselines");
+    const auto problem = home.path() / "problems" / "tiny_sum";
+    std::filesystem::create_directories(problem.parent_path());
+    std::filesystem::copy(kTinySum, problem, std::filesystem::copy_options::recursive);
+    std::filesystem::remove(problem / "statement.md");
+    std::filesystem::create_directory(problem / "statement.md");
+    const auto solutions = home.path() / "solutions" / "tiny_sum";
+    std::filesystem::create_directories(solutions);
+    const std::string kernel = "extern \"C\" void solve(const float*, float*, int) {}\n";
+    std::ofstream(solutions / "a.cu") << "// expect: wrong_answer\n// role: baseline\n" << kernel;
+    std::ofstream(solutions / "b.cu") << "// expect: wrong_answer\n// Technique: none.\n// role: baseline\n" << kernel;
+    const auto validate = run_gpujudge({"--home", home.path().string(), "validate", "tiny_sum"});
+    INFO(validate.output);
+    CHECK(validate.exit.code == exit_invalid_problem);
+    CHECK(contains(validate.output, "  " + (problem / "statement.md").string() +
+                                        ": cannot read the file (missing, not a regular file, or over 1 GiB)\n"));
+    CHECK(contains(validate.output, "  " + (solutions / "b.cu").string() + ":3: a second baseline: " +
+                                        (solutions / "a.cu").string() + ":2 is the problem's baseline\n"));
+    std::filesystem::remove(problem / "statement.md");
+    std::ofstream(problem / "statement.md") << std::string("# Tiny Sum\0\x01\x02", 13);
+    const auto binary = run_gpujudge({"--home", home.path().string(), "validate", "tiny_sum"});
+    CHECK(contains(binary.output, "  " + (problem / "statement.md").string() + ": not text: it holds NUL bytes\n"));
 }
 
 TEST_CASE("steps declared wrong: validate and path name each file and line", "[cli][path]") {

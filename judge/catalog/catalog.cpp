@@ -179,6 +179,8 @@ solution_file read_solution_header(const fs::path& path) {
                 fail(number, fmt::format("unknown verdict '{}' after 'expect:'", *value));
         } else if (auto role = value_after(text, "role:")) {
             file.baseline = *role == "baseline";
+            file.baseline_line = number;
+            if (!file.baseline) fail(number, fmt::format("unknown role '{}' after 'role:' (known: baseline)", *role));
         } else if (auto timed = value_after(text, "timed:")) {
             file.timed_unblocked = *timed == "unblocked";
             if (!file.timed_unblocked)

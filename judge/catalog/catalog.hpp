@@ -47,6 +47,7 @@ struct solution_file {
     bool rejected = false;            // "// expect: rejected": any verdict but accepted (an attack on the judge)
     std::optional<cause_kind> cause;  // from "// cause: <kind>": the likely cause its wrong answer must show
     bool baseline = false;            // "// role: baseline"
+    int baseline_line = 0;            // the header's line that declares it
     // "// timed: unblocked": a time cheat whose work hides from the held-back events; accepted, but no
     // benchmark of it may be timed by those events alone (held back, on the events' clock, with no
     // charge for solve's host time)

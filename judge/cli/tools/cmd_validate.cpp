@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace gpujudge {
@@ -277,9 +278,35 @@ std::optional<std::string> choose_device(const std::vector<problem_check>& check
 }
 
 // statement.md, the reference, and the solutions' headers.
+// What is wrong with the statement, if anything: `show` and the page print it as text.
+std::optional<std::string> statement_error(const std::filesystem::path& statement) {
+    std::error_code error;
+    if (!std::filesystem::exists(statement, error)) return fmt::format("{}: missing", statement.string());
+    const auto text = read_file_text(statement);
+    if (!text) return fmt::format("{}: {}", statement.string(), kUnreadableFile);
+    if (text->find('\0') != std::string::npos)
+        return fmt::format("{}: not text: it holds NUL bytes", statement.string());
+    return std::nullopt;
+}
+
+// `bench` compares every solution with the problem's one baseline: a second is a mistake.
+std::vector<std::string> baseline_errors(const std::vector<solution_file>& solutions) {
+    std::vector<std::string> errors;
+    const solution_file* first = nullptr;
+    for (const auto& file : solutions) {
+        if (!file.baseline) continue;
+        if (first)
+            errors.push_back(fmt::format("{}:{}: a second baseline: {}:{} is the problem's baseline",
+                                         file.path.string(), file.baseline_line, first->path.string(),
+                                         first->baseline_line));
+        else
+            first = &file;
+    }
+    return errors;
+}
+
 void check_files(problem_check& check, judge_context& context, bool benchmarks) {
-    if (!std::filesystem::exists(check.spec->dir / "statement.md"))
-        check.errors.push_back(fmt::format("{}: missing", (check.spec->dir / "statement.md").string()));
+    if (auto error = statement_error(check.spec->dir / "statement.md")) check.errors.push_back(*error);
     for (const test_spec& test : check.spec->tests)
         if (auto refused = beyond_memory(*check.spec, test)) check.errors.push_back(*refused);
     check_reference(check, context, benchmarks);
@@ -290,6 +317,7 @@ void check_files(problem_check& check, judge_context& context, bool benchmarks) 
     for (const auto& solution : check.solutions)
         if (!solution.header_error.empty()) check.errors.push_back(describe_header_error(solution));
     for (const auto& error : path_errors(check.solutions)) check.errors.push_back(error);
+    for (const auto& error : baseline_errors(check.solutions)) check.errors.push_back(error);
     for (const auto& error : unjudged_sources(*check.home, check.spec->slug)) check.errors.push_back(error);
 }
 
