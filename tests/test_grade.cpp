@@ -980,6 +980,11 @@ TEST_CASE("a file refused for its path lends that to no copy: the same bytes els
     CHECK(contains(graded.output, "2 to judge, 0 unchanged, 0 judged under another name"));
     CHECK(cls.rows().at("honest/tiny_sum.cpp").status == "accepted");
     CHECK(cls.rows().at("m$x/tiny_sum.cpp").status == "compile_error");
+    // Nor does it take the copy's judgement once there is one: judged where it lies, each time.
+    const auto again = cls.grade({"--no-bench"});
+    INFO(again.output);
+    CHECK(contains(again.output, "1 to judge, 1 unchanged, 0 judged under another name"));
+    CHECK(cls.rows().at("m$x/tiny_sum.cpp").status == "compile_error");
 }
 
 TEST_CASE("a run folder is one class's, graded by one gpujudge at a time", "[grade]") {

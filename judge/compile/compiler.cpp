@@ -28,6 +28,16 @@
 
 namespace gpujudge {
 
+// nvcc runs its steps through sh with the path in double quotes, where " $ ` and \ would be read as
+// shell syntax (a file named x$(cmd).cu ran cmd). A Python file is imported, never compiled.
+std::optional<std::string> unusable_path(const std::filesystem::path& source) {
+    if (is_python_source(source) || source.string().find_first_of("\"$`\\") == std::string::npos) return std::nullopt;
+    return fmt::format(
+        "{}: the path holds \" $ ` or \\, which nvcc's shell steps would read as commands: "
+        "rename the file or its folder",
+        source.string());
+}
+
 namespace {
 
 constexpr std::size_t kMaxDiagnosticLines = 30;
@@ -320,17 +330,6 @@ spawn_options compile_options(const std::filesystem::path& source, const cache_e
 std::optional<std::string> utf16_source(const std::filesystem::path& source, const std::string& text) {
     if (text.rfind("\xff\xfe", 0) != 0 && text.rfind("\xfe\xff", 0) != 0) return std::nullopt;
     return fmt::format("{}: the file is UTF-16: save it as UTF-8", source.string());
-}
-
-// Why the path of `source` cannot be given to the compiler, if it cannot: nvcc runs its steps through
-// sh with the path in double quotes, where " $ ` and \ would be read as shell syntax (a file named
-// x$(cmd).cu ran cmd).
-std::optional<std::string> unusable_path(const std::filesystem::path& source) {
-    if (source.string().find_first_of("\"$`\\") == std::string::npos) return std::nullopt;
-    return fmt::format(
-        "{}: the path holds \" $ ` or \\, which nvcc's shell steps would read as commands: "
-        "rename the file or its folder",
-        source.string());
 }
 
 // Why the bytes of `source` cannot be given to the compiler, if they cannot: the compiler would spend

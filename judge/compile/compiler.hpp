@@ -13,6 +13,9 @@
 
 namespace gpujudge {
 
+// Why the path of `source` cannot be given to the compiler, if it cannot (compile_result::path_refused).
+std::optional<std::string> unusable_path(const std::filesystem::path& source);
+
 struct compile_result {
     bool ok = false;
     bool cached = false;

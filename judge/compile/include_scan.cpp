@@ -10,7 +10,6 @@
 #include <map>
 #include <optional>
 #include <sstream>
-#include <utility>
 
 namespace gpujudge {
 
@@ -115,12 +114,8 @@ struct scanner {
     // The header's bytes, or why it cannot be compiled (then `result.refused` says so). The bytes
     // read are counted, never the size a file states: a sparse file states a GiB, /proc's say 0.
     std::optional<std::string> readable(const fs::path& path) {
-        auto head = read_file_head(path, kMaxHeaderBytes);
-        if (!head) {
-            result.refused = fmt::format("{}: the header cannot be read", path.string());
-            return std::nullopt;
-        }
-        std::string text = std::move(*head);
+        // One the judge cannot read is empty here, and to the compiler, which is shown the bytes read.
+        std::string text = read_file_head(path, kMaxHeaderBytes).value_or("");
         if (text.size() > kMaxHeaderBytes)
             result.refused = fmt::format("{}: a header larger than {} MiB", path.string(), kMaxHeaderBytes >> 20);
         else if ((total_bytes += text.size()) > kMaxHeadersBytes)
@@ -196,12 +191,20 @@ std::string submission_hash(const fs::path& source, const std::string& text, con
     parts.insert(parts.end(), includes.key_parts.begin(), includes.key_parts.end());
     if (!includes.complete) {  // this student's own: where it lies, and every file beside it
         parts.push_back(fs::absolute(source).string());
+        // A link is hashed as where it points, never followed (a link to /proc/self/pagemap would be
+        // read to the limit); a file's first kMaxHeadersBytes (the key is this student's alone).
         std::vector<fs::path> beside;
         std::error_code error;
         for (const auto& entry : fs::directory_iterator(source.parent_path(), error))
-            if (entry.is_regular_file(error)) beside.push_back(entry.path());
+            if (entry.is_symlink(error) || entry.is_regular_file(error)) beside.push_back(entry.path());
         std::sort(beside.begin(), beside.end());
-        for (const auto& file : beside) parts.insert(parts.end(), {file.filename().string(), file_hash(file)});
+        for (const auto& file : beside) {
+            const bool link = fs::is_symlink(file, error);
+            const auto head = link ? std::nullopt : read_file_head(file, kMaxHeadersBytes);
+            parts.insert(parts.end(),
+                         {file.filename().string(), link ? "link to " + fs::read_symlink(file, error).string()
+                                                         : content_hash({head.value_or("")})});
+        }
     }
     return content_hash(parts);
 }

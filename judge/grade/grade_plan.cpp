@@ -3,6 +3,7 @@
 #include "base/content_hash.hpp"
 #include "bench/timing.hpp"
 #include "catalog/catalog.hpp"
+#include "compile/compiler.hpp"
 #include "grade/feedback.hpp"
 #include "grade/grade_reports.hpp"
 
@@ -63,7 +64,9 @@ void plan_submission(const plan_request& request, gradebook& book, grade_job job
             plan.jobs.push_back(std::move(job));
         return;
     }
-    const auto before = request.rejudge ? std::nullopt : judged_before(book, request, job);
+    // A file refused for where it lies takes no copy's judgement, as it lends none (local_grader.cpp).
+    const auto before =
+        request.rejudge || unusable_path(job.entry.path) ? std::nullopt : judged_before(book, request, job);
     if (!before) {
         plan.jobs.push_back(std::move(job));
         return;

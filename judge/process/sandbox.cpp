@@ -119,28 +119,34 @@ std::vector<std::string> policy_mounts(const sandbox_policy& policy, const std::
     return argv;
 }
 
+// The entries of `dir` and below that others may not read, into `found` (a folder whole, not walked
+// further). An entry that cannot be looked at (gone meanwhile) is passed over, never the walk's end.
+void add_private_entries(const std::filesystem::path& dir, std::vector<std::filesystem::path>& found) {
+    namespace fs = std::filesystem;
+    constexpr auto others_rx = fs::perms::others_read | fs::perms::others_exec;
+    std::error_code error;
+    for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+        std::error_code entry_error;
+        const auto status = it->symlink_status(entry_error);
+        if (entry_error) continue;
+        if (fs::is_directory(status)) {
+            if ((status.permissions() & others_rx) != others_rx)
+                found.push_back(it->path());
+            else
+                add_private_entries(it->path(), found);
+        } else if (fs::is_regular_file(status) && (status.permissions() & fs::perms::others_read) == fs::perms::none) {
+            found.push_back(it->path());
+        }
+    }
+}
+
 // The entries under the bound /etc and /opt that others may not read (/etc/shadow, /etc/ssl/private,
 // /etc/munge/munge.key), found once per process. The sandbox of a judge run as root is root too,
-// whom the owner's bits let read them: each is covered there (a folder is not walked further).
+// whom the owner's bits let read them: each is covered there.
 const std::vector<std::filesystem::path>& private_system_entries() {
     static const std::vector<std::filesystem::path> entries = [] {
-        namespace fs = std::filesystem;
-        std::vector<fs::path> found;
-        for (const char* top : {"/etc", "/opt"}) {
-            std::error_code error;
-            fs::recursive_directory_iterator it(top, fs::directory_options::skip_permission_denied, error);
-            for (; !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-                const auto status = it->symlink_status(error);
-                if (error) break;
-                const auto others = status.permissions() & (fs::perms::others_read | fs::perms::others_exec);
-                if (fs::is_directory(status) && others != (fs::perms::others_read | fs::perms::others_exec)) {
-                    found.push_back(it->path());
-                    it.disable_recursion_pending();
-                } else if (fs::is_regular_file(status) && (others & fs::perms::others_read) == fs::perms::none) {
-                    found.push_back(it->path());
-                }
-            }
-        }
+        std::vector<std::filesystem::path> found;
+        for (const char* top : {"/etc", "/opt"}) add_private_entries(top, found);
         return found;
     }();
     return entries;

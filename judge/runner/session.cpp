@@ -248,7 +248,8 @@ std::vector<test_report> pending_reports(const problem_spec& spec, const std::ve
 
 // The threads and processes a sandboxed runner may hold at once: a fork bomb stops there, while
 // PyTorch's thread pools and Inductor's compile workers on a 128-core host stay well below. The
-// kernel exempts root (the judge run as root gets no cap).
+// kernel exempts root (the judge run as root gets no cap), and counts per user namespace from
+// Linux 5.14 only (before, the runner sets no cap).
 constexpr std::uint64_t kSandboxedRunnerTasks = 4096;
 
 hello_job runner_session::hello_for(const problem_spec& spec, const runner_settings& settings) const {
@@ -496,8 +497,11 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
     }
     bool loaded = false;
     std::optional<std::string> rejected;
-    // A learner's constructor that hangs is told in a minute; a launcher's tool starts slowly.
-    const double limit_s = settings_.launcher.empty() ? settings_.load_limit_s : settings_.harness_limit_s;
+    // A learner's constructor that hangs is told in a minute, a reference's within its own limit; a
+    // launcher's tool starts slowly.
+    const bool reference = function != "solve";
+    double limit_s = settings_.launcher.empty() ? settings_.load_limit_s : settings_.harness_limit_s;
+    if (reference) limit_s = std::min(limit_s, settings_.reference_limit_s);
     const job_end end = run_job(
         job_line(job::load, job),
         [&](const nlohmann::json& message) {
@@ -521,18 +525,17 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
             return end.message;
         case job_end::how::timeout:
         case job_end::how::overran:
-            return fmt::format(
-                "the runner did not load the library within {:g} s: its static constructors (a Python file's "
-                "top level) ran that long",
-                limit_s);
+            return fmt::format("the runner did not load the {} within {:g} s: {} ran that long",
+                               settings_.python && !reference ? "file" : "library", limit_s,
+                               settings_.python && !reference ? "its top level" : "its static constructors");
         case job_end::how::deaf:
             return std::string(kDeaf);
         case job_end::how::closed:
             break;
     }
-    if (end.exit.signaled && end.exit.signal == SIGSYS)
+    if (end.exit.signaled && end.exit.signal == SIGSYS)  // a constructor of the library did
         return fmt::format("the runner was stopped by {} while loading the library: {}", end.exit.describe(),
-                           kSolveAloneRule);  // a constructor of the library did
+                           reference ? kReferenceAloneRule : kSolveAloneRule);
     return fmt::format("the runner ended while loading the library ({})", end.exit.describe());
 }
 
@@ -899,8 +902,10 @@ std::optional<std::string> runner_session::reference_failure(const job_end& end,
                 return fmt::format("the reference was killed by {}: {}", end.exit.describe(), kReferenceAloneRule);
             return end.exit.signaled
                        ? fmt::format("the reference was killed by {} before writing its outputs", end.exit.describe())
-                       : fmt::format("the reference ended the process ({}) before writing its outputs",
-                                     end.exit.describe());
+                       : fmt::format(
+                             "the reference ended the process ({}) before writing its outputs: it called "
+                             "exit(), or closed the runner's pipes to the judge",
+                             end.exit.describe());
         case job_end::how::fatal:
             return end.message;
         case job_end::how::forged:

@@ -23,6 +23,7 @@
 #include <fmt/format.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -161,6 +162,23 @@ std::optional<std::string> load_python(session& s, const load_job& job, runner_b
     return std::nullopt;
 }
 
+// Runs `work` on a thread of its own that may start nothing (process/solve_alone.hpp; the filter
+// ends with the thread), and rethrows what it threw: a reference's load and calls, so that nothing of
+// a reference can write its outputs after they were checked and cached.
+template <class Work>
+void on_an_alone_thread(Work&& work) {
+    std::exception_ptr failed;
+    std::thread([&] {
+        try {
+            make_this_thread_run_alone();
+            work();
+        } catch (...) {
+            failed = std::current_exception();
+        }
+    }).join();
+    if (failed) std::rethrow_exception(failed);
+}
+
 void load(session& s, const load_job& job, runner_backend backend) {
     // Measured before any submission code is in the process.
     if (job.measure_peak && backend == runner_backend::device)
@@ -177,7 +195,10 @@ void load(session& s, const load_job& job, runner_backend backend) {
             s.space.before_solve_alone();
             make_solve_run_alone();
         }
-        s.library.emplace(job.library);
+        if (job.function == "reference")  // its constructors start nothing either
+            on_an_alone_thread([&] { s.library.emplace(job.library); });
+        else
+            s.library.emplace(job.library);
         s.function = std::make_unique<c_function>(s.library->symbol(job.function), s.spec.params);
     }
     s.out.send(message_of(event::loaded));
@@ -398,21 +419,12 @@ named_arrays call_reference(session& s, const scalar_values& scalars, const std:
     }
 }
 
-// call_reference on a thread of its own that may start nothing (process/solve_alone.hpp): a thread
-// the reference left running wrote its outputs after they were checked, and the judge cached that.
+// call_reference alone: a thread the reference left running wrote its outputs after they were
+// checked, and the judge cached that.
 named_arrays call_reference_alone(session& s, const scalar_values& scalars,
                                   const std::map<std::string, void*>& inputs) {
     named_arrays outputs;
-    std::exception_ptr failed;
-    std::thread([&] {
-        try {
-            make_this_thread_run_alone();
-            outputs = call_reference(s, scalars, inputs);
-        } catch (...) {
-            failed = std::current_exception();
-        }
-    }).join();
-    if (failed) std::rethrow_exception(failed);
+    on_an_alone_thread([&] { outputs = call_reference(s, scalars, inputs); });
     return outputs;
 }
 
@@ -546,10 +558,19 @@ std::unique_ptr<memory_space> open_space(runner_backend backend, channel& out) {
     return make_device_space();
 }
 
+// Whether the kernel counts RLIMIT_NPROC per user namespace (Linux 5.14 on): before, the cap would
+// count every task of the judge's user, and a busy grader's runners would fail to start threads.
+bool tasks_counted_per_namespace() {
+    utsname names{};
+    int major = 0, minor = 0;
+    return uname(&names) == 0 && std::sscanf(names.release, "%d.%d", &major, &minor) == 2 &&
+           (major > 5 || (major == 5 && minor >= 14));
+}
+
 // The sandbox's cap on threads and processes (hello_job::max_tasks), before any code of the
 // submission's, Python's or the driver's runs: a fork bomb's fork fails with EAGAIN there.
 void cap_tasks(std::uint64_t max_tasks) {
-    if (max_tasks == 0) return;
+    if (max_tasks == 0 || !tasks_counted_per_namespace()) return;
     const rlimit limit{max_tasks, max_tasks};
     if (setrlimit(RLIMIT_NPROC, &limit) != 0)
         throw std::runtime_error(fmt::format("setrlimit(RLIMIT_NPROC, {}): {}", max_tasks, std::strerror(errno)));
