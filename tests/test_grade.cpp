@@ -1058,6 +1058,16 @@ echo 4243
                                                     ") (--retry-failed judges it again)");
 }
 
+TEST_CASE("grade --retry-failed judges only failed rows and counts the rest unchanged", "[grade]") {
+    class_folder cls("grade_retry_nothing_failed");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    cls.hand_in("bob", "tiny_sum.cpp", "off_by_one");
+    REQUIRE(cls.grade({"--no-bench"}).exit.code == exit_accepted);
+    const auto retried = cls.grade({"--no-bench", "--retry-failed"});
+    INFO(retried.output);
+    CHECK(contains(retried.output, "0 to judge, 2 unchanged, 0 judged under another name"));
+}
+
 TEST_CASE("grade refuses a request that would misfire before it makes a run folder or a job", "[grade]") {
     class_folder cls("grade_refusals");
     cls.hand_in("alice", "tiny_sum.cpp", "correct");

@@ -62,6 +62,8 @@ void plan_submission(const plan_request& request, gradebook& book, grade_job job
         if (mine && (mine->status == grade_status::task_failed || mine->status == grade_status::judge_error ||
                      mine->status == grade_status::invalid_problem))
             plan.jobs.push_back(std::move(job));
+        else
+            ++plan.unchanged;  // as it stands, judged or not: a retry judges only what failed
         return;
     }
     // A file refused for where it lies takes no copy's judgement, as it lends none (local_grader.cpp).
