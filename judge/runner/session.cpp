@@ -502,6 +502,7 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
     const bool reference = function != "solve";
     double limit_s = settings_.launcher.empty() ? settings_.load_limit_s : settings_.harness_limit_s;
     if (reference) limit_s = std::min(limit_s, settings_.reference_limit_s);
+    const std::uintmax_t printed_before = process_ ? process_->output_bytes() : 0;
     const job_end end = run_job(
         job_line(job::load, job),
         [&](const nlohmann::json& message) {
@@ -516,7 +517,14 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
         case job_end::how::done:
             rejected_ = rejected.has_value();
             if (rejected) return rejected;
-            return loaded ? std::nullopt : std::optional<std::string>("the runner did not load the library");
+            if (!loaded) return std::string("the runner did not load the library");
+            if (const std::uintmax_t printed = (process_ ? process_->output_bytes() : 0) - printed_before;
+                reference && printed > 0)
+                return fmt::format(
+                    "the reference printed {} bytes on stdout or stderr as its library loaded (a static "
+                    "constructor); a reference must only compute its outputs",
+                    printed);
+            return std::nullopt;
         case job_end::how::interrupted:
             return std::string("interrupted");
         case job_end::how::forged:
