@@ -173,6 +173,13 @@ TEST_CASE("a crash is a runtime error, on the test that crashed", "[runner]") {
     CHECK(children_of_this_process() == 0);
 }
 
+TEST_CASE("a C++ exception out of solve is a runtime error that says so, with its message", "[runner]") {
+    const auto result = judge_fake("throws");
+    CHECK(result.overall == verdict::runtime_error);
+    CHECK(result.tests[0].message == "solve raised an exception:\nboom from solve");
+    CHECK(children_of_this_process() == 0);
+}
+
 TEST_CASE("exit() inside solve is a runtime error, not a pass", "[runner]") {
     const auto result = judge_fake("exits");
     CHECK(result.overall == verdict::runtime_error);

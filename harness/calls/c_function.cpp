@@ -37,4 +37,15 @@ void c_function::call(const std::vector<void*>& pointers, const scalar_values& s
     ffi_call(const_cast<ffi_cif*>(&cif_), FFI_FN(address_), nullptr, values.data());
 }
 
+std::optional<std::string> c_function::run(const std::vector<void*>& pointers, const scalar_values& scalars) const {
+    try {
+        call(pointers, scalars);
+    } catch (const std::exception& error) {
+        return std::string(error.what());
+    } catch (...) {
+        return std::string("a value that is not a std::exception");
+    }
+    return std::nullopt;
+}
+
 }  // namespace gpujudge
