@@ -1058,14 +1058,16 @@ echo 4243
                                                     ") (--retry-failed judges it again)");
 }
 
-TEST_CASE("grade --retry-failed judges only failed rows and counts the rest unchanged", "[grade]") {
+TEST_CASE("grade --retry-failed judges failed rows and new files, and counts the rest unchanged", "[grade]") {
     class_folder cls("grade_retry_nothing_failed");
     cls.hand_in("alice", "tiny_sum.cpp", "correct");
     cls.hand_in("bob", "tiny_sum.cpp", "off_by_one");
     REQUIRE(cls.grade({"--no-bench"}).exit.code == exit_accepted);
+    cls.hand_in("carol", "tiny_sum.cpp", "correct", "// late\n");  // new since: never judged
     const auto retried = cls.grade({"--no-bench", "--retry-failed"});
     INFO(retried.output);
-    CHECK(contains(retried.output, "0 to judge, 2 unchanged, 0 judged under another name"));
+    CHECK(contains(retried.output, "1 to judge, 2 unchanged, 0 judged under another name"));
+    CHECK(cls.rows().at("carol/tiny_sum.cpp").status == "accepted");
 }
 
 TEST_CASE("grade refuses a request that would misfire before it makes a run folder or a job", "[grade]") {

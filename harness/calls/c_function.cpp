@@ -1,5 +1,7 @@
 #include "calls/c_function.hpp"
 
+#include <cxxabi.h>
+
 #include <cstdint>
 #include <stdexcept>
 
@@ -19,7 +21,7 @@ c_function::c_function(void* address, const std::vector<parameter>& params) : ad
         throw std::runtime_error("libffi could not prepare the call");
 }
 
-void c_function::call(const std::vector<void*>& pointers, const scalar_values& scalars) const {
+std::optional<std::string> c_function::run(const std::vector<void*>& pointers, const scalar_values& scalars) const {
     const auto& params = *params_;
     // One slot per parameter, wide enough for any of them; libffi reads each by its type.
     std::vector<std::uint64_t> storage(params.size());
@@ -34,14 +36,13 @@ void c_function::call(const std::vector<void*>& pointers, const scalar_values& s
             *static_cast<float*>(slot) = static_cast<float>(scalars.at(params[i].name));
         values[i] = slot;
     }
-    ffi_call(const_cast<ffi_cif*>(&cif_), FFI_FN(address_), nullptr, values.data());
-}
-
-std::optional<std::string> c_function::run(const std::vector<void*>& pointers, const scalar_values& scalars) const {
+    constexpr std::size_t kShownBytes = 16384;  // as a Python exception's (python_function.cpp)
     try {
-        call(pointers, scalars);
+        ffi_call(const_cast<ffi_cif*>(&cif_), FFI_FN(address_), nullptr, values.data());
+    } catch (abi::__forced_unwind&) {  // pthread_exit's unwinding, which must go on
+        throw;
     } catch (const std::exception& error) {
-        return std::string(error.what());
+        return std::string(error.what()).substr(0, kShownBytes);
     } catch (...) {
         return std::string("a value that is not a std::exception");
     }

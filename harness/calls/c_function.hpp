@@ -15,10 +15,9 @@ public:
     c_function(const c_function&) = delete;
     c_function& operator=(const c_function&) = delete;
 
-    // `pointers[i]` is used for pointer parameter i; scalars come from `scalars` by name.
-    void call(const std::vector<void*>& pointers, const scalar_values& scalars) const;
-    // A C++ exception out of the function is its own failure, said as a Python one is (its message),
-    // never taken for the harness's.
+    // `pointers[i]` is used for pointer parameter i; scalars come from `scalars` by name. A C++
+    // exception out of the function is its own failure, said as a Python one is (its message, at most
+    // 16 KiB), never taken for the harness's.
     std::optional<std::string> run(const std::vector<void*>& pointers, const scalar_values& scalars) const override;
 
 private:

@@ -29,9 +29,9 @@
 namespace gpujudge {
 
 // nvcc runs its steps through sh with the path in double quotes, where " $ ` and \ would be read as
-// shell syntax (a file named x$(cmd).cu ran cmd). A Python file is imported, never compiled.
+// shell syntax (a file named x$(cmd).cu ran cmd).
 std::optional<std::string> unusable_path(const std::filesystem::path& source) {
-    if (is_python_source(source) || source.string().find_first_of("\"$`\\") == std::string::npos) return std::nullopt;
+    if (source.string().find_first_of("\"$`\\") == std::string::npos) return std::nullopt;
     return fmt::format(
         "{}: the path holds \" $ ` or \\, which nvcc's shell steps would read as commands: "
         "rename the file or its folder",

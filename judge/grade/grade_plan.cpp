@@ -6,6 +6,7 @@
 #include "compile/compiler.hpp"
 #include "grade/feedback.hpp"
 #include "grade/grade_reports.hpp"
+#include "toolkit/python_probe.hpp"
 
 #include <fmt/format.h>
 
@@ -59,16 +60,18 @@ std::optional<grade_row> judged_before(const gradebook& book, const plan_request
 void plan_submission(const plan_request& request, gradebook& book, grade_job job, grade_plan& plan) {
     const auto mine = book.row(job.entry.file);
     if (request.retry_failed) {
-        if (mine && (mine->status == grade_status::task_failed || mine->status == grade_status::judge_error ||
-                     mine->status == grade_status::invalid_problem))
+        // What failed, and a file never judged (new since); the rest stands as it is.
+        if (!mine || mine->status == grade_status::task_failed || mine->status == grade_status::judge_error ||
+            mine->status == grade_status::invalid_problem)
             plan.jobs.push_back(std::move(job));
         else
-            ++plan.unchanged;  // as it stands, judged or not: a retry judges only what failed
+            ++plan.unchanged;
         return;
     }
-    // A file refused for where it lies takes no copy's judgement, as it lends none (local_grader.cpp).
-    const auto before =
-        request.rejudge || unusable_path(job.entry.path) ? std::nullopt : judged_before(book, request, job);
+    // A file refused for where it lies takes no copy's judgement, as it lends none (local_grader.cpp);
+    // a Python file is imported, never compiled, wherever it lies.
+    const bool refused_for_path = !is_python_source(job.entry.path) && unusable_path(job.entry.path);
+    const auto before = request.rejudge || refused_for_path ? std::nullopt : judged_before(book, request, job);
     if (!before) {
         plan.jobs.push_back(std::move(job));
         return;

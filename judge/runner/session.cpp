@@ -499,7 +499,7 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
     std::optional<std::string> rejected;
     // A learner's constructor that hangs is told in a minute, a reference's within its own limit; a
     // launcher's tool starts slowly.
-    const bool reference = function != "solve";
+    const bool reference = function == "reference";  // not the probe's empty load, nor solve
     double limit_s = settings_.launcher.empty() ? settings_.load_limit_s : settings_.harness_limit_s;
     if (reference) limit_s = std::min(limit_s, settings_.reference_limit_s);
     const std::uintmax_t printed_before = process_ ? process_->output_bytes() : 0;

@@ -558,13 +558,19 @@ std::unique_ptr<memory_space> open_space(runner_backend backend, channel& out) {
     return make_device_space();
 }
 
-// Whether the kernel counts RLIMIT_NPROC per user namespace (Linux 5.14 on): before, the cap would
+// Whether RLIMIT_NPROC counts this sandbox's tasks alone: in a user namespace of its own (not the
+// host's, whose uid_map maps all 4294967295 ids), on Linux 5.14 or later. Otherwise the cap would
 // count every task of the judge's user, and a busy grader's runners would fail to start threads.
 bool tasks_counted_per_namespace() {
     utsname names{};
     int major = 0, minor = 0;
-    return uname(&names) == 0 && std::sscanf(names.release, "%d.%d", &major, &minor) == 2 &&
-           (major > 5 || (major == 5 && minor >= 14));
+    const bool kernel = uname(&names) == 0 && std::sscanf(names.release, "%d.%d", &major, &minor) == 2 &&
+                        (major > 5 || (major == 5 && minor >= 14));
+    unsigned long inside = 0, outside = 0, count = 0;
+    FILE* map = std::fopen("/proc/self/uid_map", "r");
+    const bool read = map && std::fscanf(map, "%lu %lu %lu", &inside, &outside, &count) == 3;
+    if (map) std::fclose(map);
+    return kernel && read && count != 4294967295ul;
 }
 
 // The sandbox's cap on threads and processes (hello_job::max_tasks), before any code of the
