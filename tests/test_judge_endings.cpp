@@ -45,6 +45,19 @@ std::set<std::string> names_in(const std::filesystem::path& dir) {
     return names;
 }
 
+// The judgement's folder of expected outputs in `tmp`, once the judge has made it: it is made when
+// the references are asked for, which may come after the runner's sandbox is up. None after 60 s.
+std::set<std::string> expected_folders(const std::filesystem::path& tmp) {
+    std::set<std::string> found;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (found.empty() && std::chrono::steady_clock::now() < deadline) {
+        for (const auto& name : names_in(tmp))
+            if (name.rfind("gpujudge-expected-", 0) == 0) found.insert(name);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return found;
+}
+
 // Dates every entry of `dir` two minutes back: old enough to be swept, were it abandoned.
 void age(const std::filesystem::path& dir) {
     for (const auto& entry : std::filesystem::directory_iterator(dir))
@@ -85,6 +98,7 @@ TEST_CASE("the folders of a judge killed by SIGKILL go when the next gpujudge st
     }
     {
         auto judge = slow_judgement(killed);
+        REQUIRE_FALSE(expected_folders(killed / "tmp").empty());
         judge->kill_group();
         judge->wait();
     }
@@ -99,13 +113,7 @@ TEST_CASE("the folders of a judge killed by SIGKILL go when the next gpujudge st
     // Its folder that lasts as long as the judgement, the expected outputs' (made once its references
     // are asked for): a compile's, a command's or a runner's go when those end, and may have gone by
     // the second look without any sweep.
-    std::set<std::string> in_use;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (in_use.empty() && std::chrono::steady_clock::now() < deadline) {
-        for (const auto& name : names_in(live / "tmp"))
-            if (name.rfind("gpujudge-expected-", 0) == 0) in_use.insert(name);
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    const std::set<std::string> in_use = expected_folders(live / "tmp");
     REQUIRE_FALSE(in_use.empty());
     age(live / "tmp");
     for (const auto& tmp : {killed / "tmp", live / "tmp"}) {
