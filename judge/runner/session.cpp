@@ -533,9 +533,11 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
             return end.message;
         case job_end::how::timeout:
         case job_end::how::overran:
-            return fmt::format("the runner did not load the {} within {:g} s: {} ran that long",
-                               settings_.python && !reference ? "file" : "library", limit_s,
-                               settings_.python && !reference ? "its top level" : "its static constructors");
+            if (settings_.python && !reference)
+                return fmt::format("the runner did not load the file within {:g} s: its top level ran that long",
+                                   limit_s);
+            return fmt::format(
+                "the runner did not load the library within {:g} s: its static constructors ran that long", limit_s);
         case job_end::how::deaf:
             return std::string(kDeaf);
         case job_end::how::closed:

@@ -277,7 +277,6 @@ std::optional<std::string> choose_device(const std::vector<problem_check>& check
     return std::nullopt;
 }
 
-// statement.md, the reference, and the solutions' headers.
 // What is wrong with the statement, if anything: `show` and the page print it as text.
 std::optional<std::string> statement_error(const std::filesystem::path& statement) {
     std::error_code error;
@@ -305,6 +304,7 @@ std::vector<std::string> baseline_errors(const std::vector<solution_file>& solut
     return errors;
 }
 
+// statement.md, the reference, and the solutions' headers.
 void check_files(problem_check& check, judge_context& context, bool benchmarks) {
     if (auto error = statement_error(check.spec->dir / "statement.md")) check.errors.push_back(*error);
     for (const test_spec& test : check.spec->tests)
