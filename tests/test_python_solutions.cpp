@@ -260,6 +260,16 @@ TEST_CASE("a sandboxed Python solve holds 4096 threads and processes at most: a 
     }
 }
 
+TEST_CASE("a Python solve's child that hoards host memory stops the runner: the limit holds for its processes together",
+          "[python]") {
+    const auto result = gpujudge_env({"GPUJUDGE_RUNNER_MEMORY_LIMIT_MB=1024"},
+                                     {"--color", "never", "--home", kFixtures, "--backend", "host", "run", "tiny_sum",
+                                      kFixtures + "/python_solutions/hoards_memory_in_a_child.py"});
+    INFO(result.output);
+    CHECK(result.exit.code == exit_runtime_error);
+    CHECK(contains(result.output, " MiB of host memory, more than the 1024 MiB they may hold"));
+}
+
 TEST_CASE("grade on the host backend judges a Python file as submit does", "[python]") {
     const temp_dir folder("python-grade");
     std::filesystem::create_directories(folder.path() / "class" / "ann");

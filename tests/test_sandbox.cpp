@@ -352,6 +352,23 @@ TEST_CASE("a runner that prints more than 16 MiB is stopped: a runtime error, no
     CHECK(told);
 }
 
+TEST_CASE("a solve that holds more host memory than the limit is stopped: a runtime error that says so", "[sandbox]") {
+    const scoped_env limit(scoped_env::variables{{"GPUJUDGE_RUNNER_MEMORY_LIMIT_MB", "512"}});
+    // Its own pages, and memory files it writes without mapping them, which are in no process's pages.
+    for (const std::string name : {"hoards_host_memory", "fills_memory_files"}) {
+        INFO(name);
+        const auto result = judge_fake(name);
+        CHECK(result.overall == verdict::runtime_error);
+        REQUIRE(!result.tests.empty());
+        const std::string& message = result.tests.front().message;
+        CHECK(message.rfind("the submission's processes held ", 0) == 0);
+        CHECK(message.find(" MiB of host memory, more than the 512 MiB they may hold "
+                           "($GPUJUDGE_RUNNER_MEMORY_LIMIT_MB), and were killed: free what solve allocates on the "
+                           "host, or keep its data on the GPU") != std::string::npos);
+    }
+    CHECK(judge_fake("correct").overall == verdict::accepted);
+}
+
 TEST_CASE("what solve prints without fflush reaches the report, the line without its newline too", "[sandbox]") {
     const auto result = judge_fake("prints_without_flush");
     REQUIRE(result.overall == verdict::wrong_answer);

@@ -1,12 +1,14 @@
 #include "runner/process.hpp"
 
 #include "base/json_text.hpp"
+#include "process/process_memory.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 
@@ -110,6 +112,7 @@ runner_process::read_status runner_process::next(nlohmann::json& message,
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) return read_status::timeout;
         if (output_bytes() > kMaxOutputBytes) return read_status::flooded;
+        if (over_memory()) return read_status::over_memory;
         // Awake every 100 ms at least: a runner that prints without a message in between is stopped soon.
         pollfd entries[2] = {{read_fd_, POLLIN, 0}, {interrupt_fd, POLLIN, 0}};
         const int ready =
@@ -122,6 +125,15 @@ runner_process::read_status runner_process::next(nlohmann::json& message,
         if (got <= 0) return read_status::closed;
         pending_.append(buffer, static_cast<std::size_t>(got));
     }
+}
+
+bool runner_process::over_memory() {
+    if (memory_limit_ == 0) return false;
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next_memory_check_) return false;
+    next_memory_check_ = now + kMemoryWatchPeriod;
+    peak_memory_ = std::max(peak_memory_, process_tree_memory(pid()));
+    return peak_memory_ > memory_limit_;
 }
 
 child_exit runner_process::finish(bool kill) {

@@ -37,9 +37,19 @@ public:
     // `forged`: a line on the channel that the runner did not seal (the submission wrote it).
     // `interrupted`: `interrupt_fd` (an eventfd, when >= 0) became readable first.
     // `flooded`: the runner printed more than kMaxOutputBytes (its output file is the judge's disk).
-    enum class read_status { message, closed, timeout, forged, interrupted, flooded };
+    // `over_memory`: its processes held more host memory than watch_memory's limit.
+    enum class read_status { message, closed, timeout, forged, interrupted, flooded, over_memory };
     static constexpr std::uintmax_t kMaxOutputBytes = std::uintmax_t{16} << 20;
     read_status next(nlohmann::json& message, std::chrono::steady_clock::time_point deadline, int interrupt_fd = -1);
+
+    // From now on `next` measures the host memory the runner's processes hold (process_tree_memory)
+    // every kMemoryWatchPeriod, and reads `over_memory` past `limit_bytes` (0: no limit). Between
+    // two measurements a process can take more: the limit is a bound on what is seen, not a wall.
+    void watch_memory(std::uintmax_t limit_bytes) { memory_limit_ = limit_bytes; }
+    static constexpr std::chrono::milliseconds kMemoryWatchPeriod{100};
+    // The most host memory the runner's processes were seen holding (0 when unwatched).
+    std::uintmax_t peak_memory() const { return peak_memory_; }
+    std::uintmax_t memory_limit() const { return memory_limit_; }
 
     // After `closed`: the runner's exit, killing it if it has not exited within a few seconds
     // (closing the channel is not exiting). After anything else: kills it first.
@@ -61,6 +71,8 @@ public:
     std::uintmax_t output_bytes() const;
 
 private:
+    bool over_memory();
+
     std::filesystem::path output_file_;
     std::chrono::seconds exit_grace_;  // how long an exiting runner may take to end
     int read_fd_ = -1;
@@ -70,6 +82,9 @@ private:
     message_opener opener_;
     shared_outputs outputs_;
     std::unique_ptr<child_process> child_;
+    std::uintmax_t memory_limit_ = 0;
+    std::uintmax_t peak_memory_ = 0;
+    std::chrono::steady_clock::time_point next_memory_check_{};
 };
 
 }  // namespace gpujudge

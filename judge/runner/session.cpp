@@ -7,6 +7,7 @@
 #include "process/sandbox.hpp"
 #include "process/solve_alone.hpp"
 #include "runner/kept_kernels.hpp"
+#include "runner/memory_limit.hpp"
 #include "runner/shared_outputs.hpp"
 #include "timing/call_order.hpp"
 #include "toolkit/python_prepared.hpp"
@@ -289,6 +290,9 @@ runner_session::runner_session(const problem_spec& spec, const runner_settings& 
                                                 largest_outputs_bytes(spec), settings.launcher, policy,
                                                 runner_environment(settings, gpu));
     if (settings.backend == runner_backend::host) device_read_ = true;
+    // A reference's runner runs the problem's code (its requests share a budget of their own), and a
+    // launcher's tool takes memory of its own: the submission's runner alone is held to the limit.
+    if (!settings.writes_outputs && settings.launcher.empty()) process_->watch_memory(runner_memory_limit(spec));
 }
 
 runner_session::~runner_session() {
@@ -316,6 +320,8 @@ void runner_session::close() {
 void runner_session::stop(bool kill) {
     if (!process_) return;
     process_->finish(kill);
+    if (process_->peak_memory())
+        spdlog::debug("runner: its processes held at most {} MiB of host memory", process_->peak_memory() >> 20);
     output_ += process_->output_tail(4096);
     process_.reset();
 }
@@ -439,6 +445,12 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
                 "the process printed more than {} MiB on stdout and stderr and was killed: print less (its last "
                 "lines are shown)",
                 runner_process::kMaxOutputBytes >> 20);
+            stop(true);
+            return end;
+        }
+        if (status == runner_process::read_status::over_memory) {
+            end.kind = job_end::how::fatal;
+            end.message = over_memory_message(process_->peak_memory(), process_->memory_limit());
             stop(true);
             return end;
         }

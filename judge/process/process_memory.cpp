@@ -1,0 +1,119 @@
+#include "process/process_memory.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <utility>
+
+namespace gpujudge {
+
+namespace {
+
+std::string read_small(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+bool is_pid(const std::string& name) {
+    return !name.empty() && name.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// Children through /proc/<pid>/task/*/children; nothing when the kernel lacks it.
+std::optional<std::vector<int>> listed_children(int pid) {
+    std::error_code error;
+    const std::filesystem::path tasks = "/proc/" + std::to_string(pid) + "/task";
+    std::vector<int> children;
+    bool listed = false;
+    for (const auto& task : std::filesystem::directory_iterator(tasks, error)) {
+        std::ifstream in(task.path() / "children");
+        if (!in) continue;
+        listed = true;
+        for (int child = 0; in >> child;) children.push_back(child);
+    }
+    if (!listed) return std::nullopt;
+    return children;
+}
+
+// Every process's parent, from the field after the command's closing parenthesis in its stat.
+std::multimap<int, int> children_by_parent() {
+    std::multimap<int, int> children;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+        const std::string name = entry.path().filename().string();
+        if (!is_pid(name)) continue;
+        const std::string stat = read_small(entry.path() / "stat");
+        const auto close = stat.rfind(')');
+        if (close == std::string::npos) continue;
+        std::istringstream rest(stat.substr(close + 1));
+        std::string state;
+        int parent = 0;
+        if (rest >> state >> parent) children.emplace(parent, std::stoi(name));
+    }
+    return children;
+}
+
+// RssAnon + RssShmem of /proc/<pid>/status, in bytes.
+std::uintmax_t resident_bytes(int pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    std::uintmax_t total_kib = 0;
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("RssAnon:", 0) != 0 && line.rfind("RssShmem:", 0) != 0) continue;
+        std::istringstream fields(line.substr(line.find(':') + 1));
+        std::uintmax_t kib = 0;
+        if (fields >> kib) total_kib += kib;
+    }
+    return total_kib * 1024;
+}
+
+// The memory files `pid` holds open, by device and inode, with their allocated bytes.
+void add_memory_files(int pid, std::map<std::pair<dev_t, ino_t>, std::uintmax_t>& files) {
+    std::error_code error;
+    const std::filesystem::path fds = "/proc/" + std::to_string(pid) + "/fd";
+    for (const auto& fd : std::filesystem::directory_iterator(fds, error)) {
+        char target[64];
+        const ssize_t length = readlink(fd.path().c_str(), target, sizeof target - 1);
+        if (length <= 0 || std::string(target, static_cast<std::size_t>(length)).rfind("/memfd:", 0) != 0) continue;
+        struct stat file {};
+        if (stat(fd.path().c_str(), &file) == 0)
+            files[{file.st_dev, file.st_ino}] = static_cast<std::uintmax_t>(file.st_blocks) * 512;
+    }
+}
+
+}  // namespace
+
+std::vector<int> process_tree(int root) {
+    std::vector<int> tree{root};
+    std::optional<std::multimap<int, int>> scanned;  // the whole /proc, read once where needed
+    for (std::size_t i = 0; i < tree.size(); ++i) {
+        if (auto children = listed_children(tree[i])) {
+            tree.insert(tree.end(), children->begin(), children->end());
+            continue;
+        }
+        if (!scanned) scanned = children_by_parent();
+        const auto [first, last] = scanned->equal_range(tree[i]);
+        for (auto it = first; it != last; ++it) tree.push_back(it->second);
+    }
+    return tree;
+}
+
+std::uintmax_t process_tree_memory(int root) {
+    std::uintmax_t total = 0;
+    std::map<std::pair<dev_t, ino_t>, std::uintmax_t> files;
+    for (const int pid : process_tree(root)) {
+        total += resident_bytes(pid);
+        add_memory_files(pid, files);
+    }
+    for (const auto& [file, bytes] : files) total += bytes;
+    return total;
+}
+
+}  // namespace gpujudge
