@@ -1,4 +1,5 @@
 // Where problems and solutions are found, and what a solution's header declares.
+#include "base/nearest_name.hpp"
 #include "base/temp_dir.hpp"
 #include "catalog/catalog.hpp"
 
@@ -154,11 +155,19 @@ TEST_CASE("problems are found by slug or by folder, an unknown one names the kno
     CHECK(resolve_problem(home.path(), "scan") == home.path() / "problems/scan");
     const fs::path elsewhere = write_file(home.path() / "elsewhere/mine/problem.yaml", "").parent_path();
     CHECK(resolve_problem(home.path(), elsewhere.string()) == elsewhere);
+    // Its spec names the folder too: validate problems/scan/problem.yaml.
+    CHECK(resolve_problem(home.path(), (elsewhere / "problem.yaml").string()) == elsewhere);
     try {
         resolve_problem(home.path(), "draft");
         FAIL("resolve_problem accepted a folder without problem.yaml");
     } catch (const std::invalid_argument& error) {
         CHECK(std::string(error.what()) == "unknown problem 'draft' (known: add, scan)");
+    }
+    try {
+        resolve_problem(home.path(), "sacn");
+        FAIL("resolve_problem accepted a mistyped slug");
+    } catch (const std::invalid_argument& error) {
+        CHECK(std::string(error.what()) == "unknown problem 'sacn': did you mean 'scan'? (known: add, scan)");
     }
     // A home without problems/ is a mistake to name, not an empty catalog.
     const fs::path nowhere = home.path() / "nonexistent";
@@ -208,4 +217,18 @@ TEST_CASE("a wrong solution may declare the likely cause its wrong answer must s
           "float32_sum, half_precision, off_by_one)");
     CHECK(header_of("// expect: accepted\n// cause: nan\n").header_error ==
           "'cause:' goes with 'expect: wrong_answer' only");
+}
+
+TEST_CASE("the name a mistyped one meant: another case, a letter off, two swapped; none when two are as near",
+          "[catalog]") {
+    const std::vector<std::string> slugs{"reduction", "softmax", "subarray_sum", "subarray_sum_2d", "dot_product"};
+    CHECK(nearest_name("Reduction", slugs) == std::optional<std::string>("reduction"));
+    CHECK(nearest_name("reductoin", slugs) == std::optional<std::string>("reduction"));
+    CHECK(nearest_name("sftmax", slugs) == std::optional<std::string>("softmax"));
+    CHECK(nearest_name("dot_products", slugs) == std::optional<std::string>("dot_product"));
+    CHECK(nearest_name("subarray_sum_3d", slugs) == std::optional<std::string>("subarray_sum_2d"));
+    CHECK(nearest_name("reduction", slugs) == std::nullopt);  // no mistake
+    CHECK(nearest_name("histogram", slugs) == std::nullopt);  // too far from all
+    CHECK(nearest_name("ab", {"ac", "ad"}) == std::nullopt);  // two as near: no guess
+    CHECK(nearest_name(".CU", {".cu", ".py"}) == std::optional<std::string>(".cu"));
 }

@@ -81,6 +81,21 @@ TEST_CASE("init writes a starter that compiles against the signature, and never 
     CHECK(submitted.exit.code != exit_compile_error);
 }
 
+TEST_CASE("init into a folder writes the problem's starter there, as cp would", "[cli]") {
+    const std::filesystem::path dir = GPUJUDGE_TEST_CACHE "/init-folder";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const auto written = gpujudge_cli({"init", "reduction", dir.string()});
+    CHECK(written.exit.code == exit_accepted);
+    CHECK(written.output == "wrote " + (dir / "reduction.cu").string() + "\n");
+    CHECK(std::filesystem::is_regular_file(dir / "reduction.cu"));
+    const auto again = gpujudge_cli({"init", "reduction", dir.string()});
+    CHECK(again.exit.code == exit_usage);
+    CHECK(again.output ==
+          "gpujudge: " + (dir / "reduction.cu").string() + " already exists (use --force to overwrite it)\n");
+    CHECK(gpujudge_cli({"init", "reduction", dir.string(), "--force"}).exit.code == exit_accepted);
+}
+
 TEST_CASE("show prints solve's Python signature beside the C one", "[cli]") {
     const auto show = gpujudge_cli({"show", "reduction"});
     CHECK(show.exit.code == exit_accepted);

@@ -65,6 +65,28 @@ TEST_CASE("an unknown problem is a usage error in every command, validate includ
     }
 }
 
+TEST_CASE("a file whose name starts with a dash is told how to name it, not only that the source is missing",
+          "[cli][errors]") {
+    const auto dir = scratch("dash");
+    std::filesystem::copy_file(kCorrectHost, dir / "-mine.cpp");
+    const auto told = gpujudge_env({"-C", dir.string()}, {"--color", "never", "--home", kFixtures, "--backend", "host",
+                                                          "run", "tiny_sum", "-mine.cpp"});
+    CHECK(told.exit.code == exit_usage);
+    CHECK(told.output ==
+          "gpujudge: source is required (see gpujudge --help); '-mine.cpp' reads as an option: write ./-mine.cpp, "
+          "or -- before it\n");
+    const auto named = gpujudge_env({"-C", dir.string()}, {"--color", "never", "--home", kFixtures, "--backend", "host",
+                                                           "run", "tiny_sum", "--", "-mine.cpp"});
+    CHECK(named.exit.code == exit_accepted);
+}
+
+TEST_CASE("validate takes a problem's problem.yaml for its folder", "[cli][errors]") {
+    const auto result = run_gpujudge({"--home", kFixtures, "validate", kTinySum + "/problem.yaml"});
+    INFO(result.output);
+    CHECK(result.exit.code == exit_accepted);
+    CHECK(result.output.rfind("ok    " + kTinySum + "/problem.yaml ", 0) == 0);
+}
+
 TEST_CASE("nvcc missing from PATH is looked for in the toolkit's folder, else says where to get it", "[cli][errors]") {
     // /usr/bin has the host compiler (the reference builds) but not nvcc; CUDA_HOME names no toolkit.
     const auto result =

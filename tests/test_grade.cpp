@@ -8,6 +8,7 @@
 #include "base/json_text.hpp"
 #include "base/temp_dir.hpp"
 #include "compile/error_reason.hpp"
+#include "grade/class_folder.hpp"
 #include "grade/grade_reports.hpp"
 #include "grade/gradebook.hpp"
 #include "grade/local_grader.hpp"
@@ -1228,4 +1229,21 @@ TEST_CASE("a student with a .cu and a .py of one problem takes one place, the fa
     REQUIRE(ranked.size() == 2);
     CHECK(ranked[0].file == "alice/reduction.cu");
     CHECK(ranked[1].student == "bob");
+}
+
+TEST_CASE("a file named for no problem, or with its extension's case off, says which name was meant", "[grade]") {
+    const temp_dir folder("grade-names");
+    for (const std::string name : {"Tiny_Sum.cpp", "tiny_sm.cpp", "tiny_sum.CPP", "notes.cpp"}) {
+        std::filesystem::create_directories(folder.path() / "erin");
+        std::ofstream(folder.path() / "erin" / name) << "// a submission\n";
+    }
+    std::map<std::string, std::string> reasons;
+    for (const auto& entry : scan_class(folder.path(), {"tiny_sum", "mean_square"}, true, {}))
+        reasons[entry.file] = entry.reason;
+    CHECK(reasons.at("erin/Tiny_Sum.cpp") ==
+          "no problem named 'Tiny_Sum' (did you mean 'tiny_sum'? rename it tiny_sum.cpp; see gpujudge list)");
+    CHECK(reasons.at("erin/tiny_sm.cpp") ==
+          "no problem named 'tiny_sm' (did you mean 'tiny_sum'? rename it tiny_sum.cpp; see gpujudge list)");
+    CHECK(reasons.at("erin/tiny_sum.CPP") == "'tiny_sum.CPP' is not a source file (.cpp, .py): rename it tiny_sum.cpp");
+    CHECK(reasons.at("erin/notes.cpp") == "no problem named 'notes' (see gpujudge list)");
 }

@@ -2,6 +2,7 @@
 
 #include "base/content_hash.hpp"
 #include "base/file_text.hpp"
+#include "base/nearest_name.hpp"
 #include "base/user_errors.hpp"
 #include "toolkit/compute_sanitizer.hpp"
 
@@ -82,10 +83,9 @@ bool names_a_path(const std::string& name) {
     return name.find('/') != std::string::npos || name.rfind('.', 0) == 0;
 }
 
-std::string known_slugs(const fs::path& home) {
-    std::string known;
-    for (const auto& problem : list_problems(home))
-        known += fmt::format("{}{}", known.empty() ? "" : ", ", problem.filename().string());
+std::vector<std::string> known_slugs(const fs::path& home) {
+    std::vector<std::string> known;
+    for (const auto& problem : list_problems(home)) known.push_back(problem.filename().string());
     return known;
 }
 
@@ -95,11 +95,17 @@ fs::path catalog_problem_dir(const fs::path& home, const std::string& slug) {
     std::error_code error;  // a name too long for a path is simply no problem's name
     const fs::path dir = home / "problems" / slug;
     if (!slug.empty() && !names_a_path(slug) && fs::exists(dir / "problem.yaml", error)) return dir;
-    throw usage_error(fmt::format("unknown problem '{}' (known: {})", slug, known_slugs(home)));
+    const auto known = known_slugs(home);
+    const auto meant = nearest_name(slug, known);
+    throw usage_error(fmt::format("unknown problem '{}'{} (known: {})", slug,
+                                  meant ? fmt::format(": did you mean '{}'?", *meant) : "", fmt::join(known, ", ")));
 }
 
 fs::path resolve_problem(const fs::path& home, const std::string& name) {
     std::error_code error;
+    // A problem's spec named for its folder (validate problems/x/problem.yaml).
+    if (fs::path(name).filename() == "problem.yaml" && fs::is_regular_file(name, error))
+        return fs::path(name).parent_path().empty() ? fs::path(".") : fs::path(name).parent_path();
     const bool folder = fs::exists(fs::path(name) / "problem.yaml", error);
     if (names_a_path(name) && folder) return fs::path(name);
     if (names_a_path(name) || !folder) return catalog_problem_dir(home, name);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 namespace gpujudge {
@@ -44,6 +45,19 @@ const command_entry kCommands[] = {
      define_grade},
     {"serve", "Serve the web page (problems, editor, Run and Submit, history) on this machine", define_serve},
 };
+
+// A file named on the command line whose name starts with '-' reads as an option (CLI11 then says
+// "source is required"): how to name it instead. Empty when there is none.
+std::string dash_file_hint(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--") break;
+        std::error_code error;
+        if (arg.size() > 1 && arg.front() == '-' && std::filesystem::is_regular_file(arg, error))
+            return fmt::format("; '{}' reads as an option: write ./{}, or -- before it", arg, arg);
+    }
+    return "";
+}
 
 // CLI11's words for a mistake on the command line, but an unknown command named as such where
 // CLI11 says only "A subcommand is required".
@@ -166,7 +180,7 @@ int main(int argc, char** argv) {
         } catch (const CLI::Success& done) {  // --help, --version
             return app.exit(done);
         } catch (const CLI::ParseError& error) {
-            throw usage_error(describe_parse_error(app, error));
+            throw usage_error(describe_parse_error(app, error) + dash_file_hint(argc, argv));
         }
         return run_parsed(actions, global, argv[0]);
     } catch (...) {

@@ -1,5 +1,6 @@
 #include "grade/class_folder.hpp"
 
+#include "base/nearest_name.hpp"
 #include "base/user_errors.hpp"
 #include "grade/gradebook.hpp"
 
@@ -73,11 +74,16 @@ class_entry entry_for(const std::filesystem::path& dir, const std::filesystem::p
     } else if (std::find(extensions.begin(), extensions.end(), ext) == extensions.end()) {
         entry.status = grade_status::not_a_source;
         entry.problem.clear();
-        entry.reason =
-            fmt::format("'{}' is not a source file ({})", path.filename().string(), fmt::join(extensions, ", "));
+        const auto meant = nearest_name(ext, extensions);  // .CU: only the case is off
+        entry.reason = fmt::format(
+            "'{}' is not a source file ({}){}", path.filename().string(), fmt::join(extensions, ", "),
+            meant && lower_case(ext) == *meant ? fmt::format(": rename it {}{}", path.stem().string(), *meant) : "");
     } else if (!problems.count(entry.problem)) {
         entry.status = grade_status::unknown_problem;
-        entry.reason = fmt::format("no problem named '{}' (see gpujudge list)", entry.problem);
+        const auto meant = nearest_name(entry.problem, {problems.begin(), problems.end()});
+        entry.reason =
+            fmt::format("no problem named '{}' ({}see gpujudge list)", entry.problem,
+                        meant ? fmt::format("did you mean '{}'? rename it {}{}; ", *meant, *meant, ext) : "");
     }
     return entry;
 }

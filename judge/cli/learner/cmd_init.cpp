@@ -48,8 +48,13 @@ command_action define_init(CLI::App& command) {
     return [opts](cli_context& context) {
         const problem_spec spec = load_named_problem(context, opts->problem);
         const std::string language = init_language(opts->language, opts->path);
-        const std::string path = opts->path.empty() ? spec.slug + language_extension(language) : opts->path;
+        const std::string name = spec.slug + language_extension(language);
         std::error_code error;  // a path that cannot be checked cannot be written either: reported below
+        // A folder is where the file goes, as cp has it.
+        const std::string path = opts->path.empty() ? name
+                                 : std::filesystem::is_directory(opts->path, error)
+                                     ? (std::filesystem::path(opts->path) / name).string()
+                                     : opts->path;
         if (std::filesystem::exists(path, error) && !opts->force)
             throw usage_error(fmt::format("{} already exists (use --force to overwrite it)", path));
         std::ofstream file(path);
