@@ -403,6 +403,24 @@ TEST_CASE("a compile bomb ends as a compile error that names the file-size limit
           0);
 }
 
+TEST_CASE("a library larger than the limit is a compile error, and nothing of it is kept in the cache",
+          "[sandbox][compile]") {
+    judge_context context = sandboxed_context();
+    const temp_dir cache("huge-library");
+    context.compiler.cache_dir = cache.path();
+    const auto result = judge_fake("builds_a_huge_library", context);
+    CHECK(result.overall == verdict::compile_error);
+    CHECK(result.compile.diagnostics ==
+          "the compiler built 96 MiB, more than the 64 MiB a submission's library may take: kernels' code takes a "
+          "few MiB; large static data (an initialised array) belongs in device memory, made at run time\n");
+    std::uintmax_t kept = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(cache.path()))
+        if (entry.is_regular_file()) kept += entry.file_size();
+    CHECK(kept < (std::uintmax_t{1} << 20));
+    context.compiler.limits.library_mib = 128;  // a limit of one's own: $GPUJUDGE_COMPILE_LIBRARY_LIMIT_MB
+    CHECK(judge_fake("builds_a_huge_library", context).overall == verdict::accepted);
+}
+
 TEST_CASE("the compile's limits come from the environment", "[sandbox][compile]") {
     const scoped_env env(
         scoped_env::variables{{"GPUJUDGE_COMPILE_FILE_LIMIT_MB", "5"}, {"GPUJUDGE_COMPILE_CPU_LIMIT_S", "7"}});

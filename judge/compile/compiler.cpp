@@ -349,6 +349,17 @@ std::string operand(const std::filesystem::path& source) {
     return path.rfind('-', 0) == 0 ? "./" + path : path;
 }
 
+// Why the compiler's output is not kept: larger than the limit (static data belongs on the GPU).
+std::optional<std::string> oversized(const std::filesystem::path& built, const compile_limits& limits) {
+    std::error_code error;
+    const std::uintmax_t bytes = std::filesystem::file_size(built, error);
+    if (error || bytes <= (std::uintmax_t{limits.library_mib} << 20)) return std::nullopt;
+    return fmt::format(
+        "the compiler built {} MiB, more than the {} MiB a submission's library may take: kernels' code takes a few "
+        "MiB; large static data (an initialised array) belongs in device memory, made at run time",
+        bytes >> 20, limits.library_mib);
+}
+
 // Builds `source` with `tools.front()` and `flags` into one output file, kept in the cache under the
 // key with `suffix` (".so": a library; ".ptx", ".cubin": device code for `asm`).
 compile_result compile_cached(const problem_spec& spec, const std::filesystem::path& source,
@@ -405,6 +416,10 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
         write_diagnostics(entry, source, result.diagnostics);
         write_file_atomically(entry.origin, source.string() + "\n");
     }
+    if (const auto refused = oversized(built, settings.limits)) {
+        result.diagnostics = *refused + "\n";
+        return result;
+    }
     if (const auto refused = take_from_sandbox(built, entry.library)) {
         result.diagnostics =
             fmt::format("the compiler's output {} cannot be taken: {}\n", built.filename().string(), *refused);
@@ -433,6 +448,7 @@ compile_limits default_compile_limits() {
     from_environment("GPUJUDGE_COMPILE_MEMORY_LIMIT_MB", limits.memory_mib);
     from_environment("GPUJUDGE_COMPILE_WALL_LIMIT_S", limits.wall_seconds);
     from_environment("GPUJUDGE_COMPILE_OUTPUT_LIMIT_MB", limits.output_mib);
+    from_environment("GPUJUDGE_COMPILE_LIBRARY_LIMIT_MB", limits.library_mib);
     return limits;
 }
 

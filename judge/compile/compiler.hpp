@@ -50,6 +50,9 @@ struct compile_limits {
     // Diagnostics, killed past: $GPUJUDGE_COMPILE_OUTPUT_LIMIT_MB. A few KB of self-including source
     // printed a GiB of warnings, read into the judge's memory twice over.
     unsigned output_mib = 16;
+    // What it builds, refused past: $GPUJUDGE_COMPILE_LIBRARY_LIMIT_MB. Kernels make a few MiB; a
+    // static array of 1000 MiB made a 1000 MiB library, kept in the cache for good.
+    unsigned library_mib = 64;
 };
 // The limits above, each replaced by its environment variable where that holds a positive number.
 compile_limits default_compile_limits();
