@@ -162,6 +162,39 @@ TEST_CASE("validate --run holds a time cheat to benchmarks timed unblocked, by t
     CHECK_FALSE(declaration_mismatch(cheat, result));
 }
 
+TEST_CASE("a solve that stops the runner's call timer in its process gets impossible_time from the judge's clock",
+          "[runner][timing]") {
+    judge_context context = host_context();
+    judge_options options;
+    options.tests = select_tests(tiny_sum(), {});
+    const auto result = judge_submission(
+        tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/stops_the_runners_clock.cpp", options, context);
+    INFO(result.reason);
+    CHECK(result.overall == verdict::impossible_time);
+    REQUIRE(result.bench);
+    const bench_figures& figures = result.bench->entries.back().figures.back();
+    CHECK(figures.result == verdict::impossible_time);
+    CHECK(figures.message.rfind("the judge's clock saw ", 0) == 0);
+    CHECK(figures.message.find(" µs (measured before the library was loaded); a median of ") != std::string::npos);
+    // The honest file's cycle is its median and the harness's share: timed as before.
+    const auto honest =
+        judge_submission(tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/correct.cpp", options, context);
+    CHECK(honest.overall == verdict::accepted);
+}
+
+TEST_CASE("a solve that holds back the runner's call line is held to the runner's turn on the judge's clock",
+          "[runner][timing]") {
+    const auto start = std::chrono::steady_clock::now();
+    const auto result = judge_fake("holds_back_its_call_line");
+    CHECK(verdicts(result) ==
+          std::vector<verdict>{verdict::accepted, verdict::time_limit_exceeded, verdict::skipped, verdict::skipped});
+    CHECK(result.tests.at(1).message.rfind("the test's call, with the harness's work before and after it, did not "
+                                           "finish within ",
+                                           0) == 0);
+    // Its 3 s calls took 8 minutes of samples before: the limit and the allowance for one test here.
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(60));
+}
+
 TEST_CASE("a crash is a runtime error, on the test that crashed", "[runner]") {
     const auto crash = judge_fake("crashes");
     CHECK(crash.overall == verdict::runtime_error);

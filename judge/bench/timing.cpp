@@ -8,6 +8,7 @@
 #include "references/context.hpp"
 #include "references/timed_data.hpp"
 #include "runner/protocol.hpp"
+#include "timing/clock_choice.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -156,6 +157,22 @@ timed_plan plan_timed_runs(const problem_spec& spec, reference_outputs& referenc
         plan.expected.emplace(tests[t], data_sets[t].expected);
     }
     return plan;
+}
+
+time_job calibration_job(const problem_spec& spec, const timed_settings& settings, const std::vector<int>& only) {
+    time_job job;
+    job.settings = settings;
+    job.settings.data_sets = 1;  // one data set, as good as any: what is measured is the harness's work
+    job.settings.warmup = 2;
+    job.settings.warmup_s = job.settings.later_warmup_s = 0;
+    job.settings.min_samples = kReadingsToChooseClock;
+    job.settings.max_samples = 2 * kReadingsToChooseClock;
+    job.settings.min_time_s = 0;
+    job.settings.budget_s = 0.25;
+    job.settings.target_rse = 1;
+    for (const int test : only.empty() ? select_tests(spec, {test_kind::benchmark}) : only)
+        job.tests.push_back({test, {{own_data(spec.tests.at(static_cast<std::size_t>(test)))}}});
+    return job;
 }
 
 bench_figures figures_of(const problem_spec& spec, const test_report& report, double peak_gbps, double l2_bytes) {

@@ -72,6 +72,10 @@ struct timed_plan {
 timed_plan plan_timed_runs(const problem_spec& spec, reference_outputs& references, const timed_settings& settings,
                            std::mt19937_64& secret, const std::vector<int>& tests = {});
 
+// The job runner_session::calibrate times on a solve that does nothing, before the library is
+// loaded: the same tests as plan_timed_runs's, each on its own (public) data, briefly.
+time_job calibration_job(const problem_spec& spec, const timed_settings& settings, const std::vector<int>& tests = {});
+
 // The figures of one timed test (the floor applied: an impossible median becomes impossible_time). The
 // floor leaves out half of the written bytes that the device's L2 (`l2_bytes`; 0 on host backends) can hold.
 bench_figures figures_of(const problem_spec& spec, const test_report& report, double peak_gbps, double l2_bytes);

@@ -305,6 +305,9 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
     }
     const std::optional<double> peak = device_ceiling(session, result.device, context);
     reference_points points = fixed_references(spec, options, plan, peak.value_or(0), context, result);
+    if (plan.valid())  // the harness's share of each timed call, measured while the runner holds no code of solve's
+        timings.measure("harness cycles",
+                        [&] { session.calibrate(calibration_job(spec, options.timing, options.timed_tests)); });
     if (timings.measure("load", [&] { return load_submission(session, result); })) {
         timings.measure("judged calls", [&] { run_tests(spec, options, expected_outputs, session, result); });
         find_cause(spec, reference, references, session.wrong_outputs(), context, result);

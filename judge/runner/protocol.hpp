@@ -97,6 +97,9 @@ struct time_job {
     std::vector<timed_test_job> tests;
     timed_settings settings;
     std::uint64_t order_seed = 0;  // secret: which data set and buffers each call gets
+    // Calibration, before the library is loaded: solve is a call that does nothing, its outputs are
+    // shipped unread (see runner_session::calibrate).
+    bool empty = false;
 };
 
 struct reference_request {
@@ -216,7 +219,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(judge_job, tests, stop_at_failure, exact_buff
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_data_job, data)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(outputs_ack, go)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_test_job, test, data_sets)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(time_job, tests, settings, order_seed)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(time_job, tests, settings, order_seed, empty)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(reference_request, test, data, expected_file, scalars)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(reference_job, requests)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(device_message, name, uuid, arch, sm_count, l2_bytes, memory_bytes)

@@ -182,6 +182,12 @@ struct runner_session::job_end {
     std::set<int> compiled;         // tests whose first call compiled in this job
     clock::time_point compile_start;
     double compile_limit_s = 0;  // the compile in progress's: kCompileCallLimitS, or what is left of the budget
+    // The runner's turn, in a job of solve's calls: from each go the judge can see (the job's start, a
+    // test's begin, the ack of a call's outputs, a compile's return, a result) the runner has until
+    // then to prepare the next call, make it and ship its outputs, however late its own `call` line
+    // comes: solve can hold that line back in its process, and the call's limit never started.
+    std::optional<clock::time_point> turn_deadline;
+    double turn_s = 0;  // the current turn's length
     double job_limit_s = 0;
     child_exit exit;
     std::string message;
@@ -205,6 +211,10 @@ std::size_t checked_bytes(const problem_spec& spec, const scalar_values& scalars
 double checked_bytes_per_ms(runner_backend backend) {
     return backend == runner_backend::host ? 50e3 : 1e6;
 }
+
+// The harness's least share of a runner's turn (see take_turn): between tests, nothing but the
+// next test's begin; the base of a test's preparation.
+constexpr double kTurnBaseMs = 1000;
 
 }  // namespace
 
@@ -403,9 +413,38 @@ bool runner_session::follow_calls(const std::string& kind, const nlohmann::json&
     return true;
 }
 
+// A new turn for the runner at a go (see job_end::turn_deadline): the harness's work before the call
+// (a test's data made, at most ten passes over its buffers; the next call's buffers loaded; nothing
+// between tests), the call's limit and the checks after it. None for the messages within a turn.
+void runner_session::take_turn(const std::string& kind, const nlohmann::json& body, bool was_compiling,
+                               job_end& end) const {
+    if (kind == event::compiling) {  // the compile's own limit runs instead
+        end.turn_deadline.reset();
+        return;
+    }
+    double before_ms = 0;
+    if (kind == event::begin) {
+        const int test = body.at("test").get<int>();  // none of the spec's: forged, found as such after
+        const std::size_t bytes = test >= 0 && static_cast<std::size_t>(test) < spec_.tests.size()
+                                      ? checked_bytes(spec_, spec_.tests[static_cast<std::size_t>(test)].scalars)
+                                      : 0;
+        before_ms = kTurnBaseMs + 10 * static_cast<double>(bytes) / checked_bytes_per_ms(settings_.backend);
+    } else if (kind == event::outputs || (kind == event::returned && was_compiling)) {
+        before_ms = post_call_allowance_ms_;
+    } else if (kind == event::result || kind == event::kernel_file || kind.empty()) {
+        before_ms = kTurnBaseMs;
+    } else {
+        return;
+    }
+    end.turn_s =
+        (before_ms * settings_.time_limit_scale + time_limit_ms() + settings_.call_slack_ms + post_call_allowance_ms_) /
+        1000;
+    end.turn_deadline = after(end.turn_s);
+}
+
 runner_session::job_end runner_session::run_job(const nlohmann::json& line,
                                                 const std::function<void(const nlohmann::json&)>& on_event,
-                                                double idle_limit_s, double job_limit_s) {
+                                                double idle_limit_s, double job_limit_s, bool in_turns) {
     job_end end;
     end.job_limit_s = job_limit_s;
     deaf_ = false;
@@ -419,6 +458,15 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
     // messages keep coming (the submission knows the channel's key, it is in its process) still ends.
     const auto job_deadline = after(job_limit_s);
     auto deadline = std::min(after(idle_limit_s), job_deadline);
+    if (in_turns) take_turn("", {}, false, end);  // the first test begins at once
+    const auto next_deadline = [&] {
+        deadline = std::min(end.in_call || end.compiling ? end.call_deadline
+                            : end.checking               ? after(call_limit_s + post_call_allowance_ms_ / 1000)
+                                                         : after(idle_limit_s),
+                            job_deadline);
+        if (end.turn_deadline) deadline = std::min(deadline, *end.turn_deadline);
+    };
+    if (end.turn_deadline) deadline = std::min(deadline, *end.turn_deadline);
     const auto forged_end = [&] {
         end.kind = job_end::how::forged;
         stop(true);
@@ -466,14 +514,13 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
         try {
             const std::string kind = message.at("event").get<std::string>();
             const nlohmann::json& body = message.at("body");
+            const bool was_compiling = end.compiling;
             if (!follow_calls(kind, body, end)) return forged_end();
-            deadline = std::min(end.in_call || end.compiling ? end.call_deadline
-                                : end.checking               ? after(call_limit_s + post_call_allowance_ms_ / 1000)
-                                                             : after(idle_limit_s),
-                                job_deadline);
             if (kind == event::kernel_file) {
                 if (!stage_ || !settings_.python || !settings_.python->kept_kernels) return forged_end();  // unasked
                 kernels_.add(body.get<kernel_file>());
+                if (in_turns) take_turn(kind, body, was_compiling, end);
+                next_deadline();
                 continue;
             }
             if (kind == event::done) {
@@ -486,7 +533,9 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
                 stop(true);
                 return end;
             }
-            on_event(message);
+            on_event(message);  // an outputs' ack is sent here: the next turn starts after it
+            if (in_turns) take_turn(kind, body, was_compiling, end);
+            next_deadline();
         } catch (const nlohmann::json::exception&) {
             return forged_end();
         } catch (const std::invalid_argument&) {  // a verdict or a cause by a name none has (parse_verdict)
@@ -499,6 +548,7 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
                                                 std::optional<double>* peak) {
     if (!device_read_) device();
     if (no_device_) return no_device_;
+    code_loaded_ = code_loaded_ || !library.empty();
     load_job job{library.empty() ? "" : std::filesystem::absolute(library).string(), function, peak != nullptr};
     // A compiled solve runs alone; a Python one needs torch's threads, a launcher's tool its own.
     job.alone = function == "solve" && !library.empty() && !settings_.python && settings_.launcher.empty();
@@ -587,6 +637,11 @@ std::string runner_session::timeout_message(const job_end& end) const {
             "this machine is too slow for this test; the process was killed",
             static_cast<double>(bytes) / 1e6, time_limit_ms() + settings_.call_slack_ms + post_call_allowance_ms_);
     }
+    if (end.turn_deadline)
+        return fmt::format(
+            "the test's call, with the harness's work before and after it, did not finish within {:.1f} s on the "
+            "judge's clock (the time limit of {:g} ms and the harness's allowance); the process was killed",
+            end.turn_s, time_limit_ms());
     return fmt::format("the test did not finish within {:g} s", settings_.harness_limit_s);
 }
 
@@ -699,12 +754,26 @@ void runner_session::check_call_time(int test, call_checks& checks) const {
     checks.failures.emplace(test, std::move(outcome));
 }
 
-bool runner_session::check_outputs(int test, const named_arrays& expected, const std::string& where, bool stop,
-                                   call_checks& checks) {
-    const scalar_values& scalars = spec_.tests.at(static_cast<std::size_t>(test)).scalars;
+// A call's cycle on the judge's clock, as its outputs come: from the ack of the call before.
+void runner_session::note_cycle(int test, call_checks& checks) const {
     if (const auto acked = checks.last_ack.find(test); acked != checks.last_ack.end())
         checks.cycles_ms[test].push_back(
             std::chrono::duration<double, std::milli>(clock::now() - acked->second).count());
+}
+
+// Dated before it is sent: the runner's next call starts once it has the ack, and a judge thread held
+// up between the two would otherwise date the ack after that call (cycles of 15 µs against 100 µs
+// calls on a loaded machine: a false impossible_time).
+void runner_session::acknowledge_outputs(int test, bool go, call_checks& checks) {
+    const auto acked = clock::now();
+    acknowledge(go);
+    checks.last_ack[test] = acked;
+}
+
+bool runner_session::check_outputs(int test, const named_arrays& expected, const std::string& where, bool stop,
+                                   call_checks& checks) {
+    const scalar_values& scalars = spec_.tests.at(static_cast<std::size_t>(test)).scalars;
+    note_cycle(test, checks);
     ++checks.calls[test];
     check_call_time(test, checks);
     named_arrays got = process_->outputs().read(spec_, scalars);  // a copy: the runner may write on
@@ -716,12 +785,7 @@ bool runner_session::check_outputs(int test, const named_arrays& expected, const
         checks.failures.emplace(test, std::move(outcome));
         wrong_outputs_[test] = std::move(got);
     }
-    // Read before the ack is sent: the runner's next call starts once it has the ack, and a judge
-    // thread held up between the two would otherwise date the ack after that call (cycles of 15 µs
-    // against 100 µs calls on a loaded machine: a false impossible_time).
-    const auto acked = clock::now();
-    acknowledge(passed || !stop);
-    checks.last_ack[test] = acked;
+    acknowledge_outputs(test, passed || !stop, checks);
     return passed;
 }
 
@@ -796,7 +860,7 @@ bool runner_session::judge_calls(const char* kind, const nlohmann::json& body, c
                 if (test_report* report = report_of(test_of(message), reports))
                     apply_checks(*report, checks.failures, checks.calls);
         },
-        settings_.harness_limit_s, job_limit_s);
+        settings_.harness_limit_s, job_limit_s, checks.limit_ms > 0);
     return record_end(end, reports) && believable;
 }
 
@@ -812,18 +876,31 @@ bool runner_session::profile(const test_job& job, const expected_by_test& expect
 
 namespace {
 
-// The median of the last `count` cycles (the sampled calls'); 0 without any.
-double median_cycle_ms(std::vector<double> cycles, int count) {
+// The `quantile` of the last `count` cycles (the sampled calls'); 0 without any.
+double cycle_quantile_ms(std::vector<double> cycles, int count, double quantile) {
     if (count <= 0 || cycles.empty()) return 0;
     if (cycles.size() > static_cast<std::size_t>(count))
         cycles.erase(cycles.begin(), cycles.end() - static_cast<std::ptrdiff_t>(count));
-    std::nth_element(cycles.begin(), cycles.begin() + static_cast<std::ptrdiff_t>(cycles.size() / 2), cycles.end());
-    return cycles[cycles.size() / 2];
+    const auto at = static_cast<std::ptrdiff_t>(quantile * static_cast<double>(cycles.size() - 1) + 0.5);
+    std::nth_element(cycles.begin(), cycles.begin() + at, cycles.end());
+    return cycles[static_cast<std::size_t>(at)];
 }
+
+double median_cycle_ms(const std::vector<double>& cycles, int count) {
+    return cycle_quantile_ms(cycles, count, 0.5);
+}
+
+// What a timed call's median may leave out of the rest of its cycle besides half of it: a launch and
+// the clocks' granularity.
+constexpr double kUntimedAllowanceMs = 0.1;
+// How much longer the harness's share may grow than calibrate measured it: the machine's load changes
+// between the two (a parallel build made the host's share of tiny_sum 3.5 ms in one and 7.5 ms in the next).
+constexpr double kHarnessNoise = 2;
 
 // A timed test the runner says passed, against what the judge saw of it: as many outputs as
 // samples at least, and a median no longer than the calls' own cycle on the judge's clock.
-void check_timing(test_report& report, int calls, const std::vector<double>& cycles_ms) {
+void check_timing(test_report& report, int calls, const std::vector<double>& cycles_ms,
+                  std::optional<double> harness_ms) {
     if (report.result != verdict::accepted) return;
     const auto refuse = [&](const std::string& why) {
         report.result = verdict::runtime_error;
@@ -849,7 +926,26 @@ void check_timing(test_report& report, int calls, const std::vector<double>& cyc
             "judge's clock",
             timing.stats.median * 1e3, report.cycle_median_ms * 1e3);
         report.timing.reset();
+        return;
     }
+    // Nor much shorter than what is left of the cycle once the harness's own share is taken off
+    // (measured before the library was loaded): the runner's clocks are in the submission's process.
+    // Generous: the cycles' low tenth against the harness's high tenth, twice over, and half the rest;
+    // the median leaves out launch latency and an allowance of solve's host time when calls are held back.
+    if (!harness_ms) return;
+    const double low_cycle_ms = cycle_quantile_ms(cycles_ms, timing.stats.count, 0.1);
+    const double unexplained_ms = low_cycle_ms - kHarnessNoise * *harness_ms;
+    spdlog::debug(
+        "runner: test {}: 9 in 10 timed cycles over {:.1f} µs, the harness's at most {:.1f} µs, median {:.1f} µs",
+        report.index, low_cycle_ms * 1e3, *harness_ms * 1e3, timing.stats.median * 1e3);
+    if (timing.stats.median >= 0.5 * unexplained_ms - kUntimedAllowanceMs) return;
+    report.result = verdict::impossible_time;
+    report.message = fmt::format(
+        "the judge's clock saw 9 in 10 timed calls take over {:.1f} µs, of which the harness's own work takes at most "
+        "{:.1f} µs (measured before the library was loaded); a median of {:.1f} µs leaves most of the rest untimed: "
+        "work hidden from the runner's clocks, which are in solve's process",
+        low_cycle_ms * 1e3, *harness_ms * 1e3, timing.stats.median * 1e3);
+    report.timing.reset();
 }
 
 }  // namespace
@@ -893,11 +989,41 @@ bool runner_session::time(const time_job& job, const expected_by_data_set& expec
             if (is_event(message, event::result))
                 if (test_report* report = report_of(test_of(message), reports)) {
                     apply_checks(*report, checks.failures, checks.calls);
-                    check_timing(*report, checks.calls[report->index], checks.cycles_ms[report->index]);
+                    const auto harness = harness_cycle_ms_.find(report->index);
+                    check_timing(
+                        *report, checks.calls[report->index], checks.cycles_ms[report->index],
+                        harness == harness_cycle_ms_.end() ? std::nullopt : std::optional<double>(harness->second));
                 }
         },
-        settings_.harness_limit_s, time_job_limit_s(job));
+        settings_.harness_limit_s, time_job_limit_s(job), true);
     return record_end(end, reports) && believable;
+}
+
+void runner_session::calibrate(time_job job) {
+    if (!process_ || code_loaded_) return;  // measured under the submission's code, it would be its say
+    job.empty = true;
+    call_checks checks;
+    const job_end end = run_job(
+        job_line(job::time, job),
+        [&](const nlohmann::json& message) {
+            if (!is_event(message, event::outputs)) return;
+            const int test = test_of(message);
+            note_cycle(test, checks);
+            acknowledge_outputs(test, true, checks);
+        },
+        settings_.harness_limit_s, time_job_limit_s(job), true);
+    if (end.kind != job_end::how::done) {
+        spdlog::debug("runner: the harness's cycles could not be measured");
+        return;
+    }
+    for (auto& [test, cycles] : checks.cycles_ms) {  // the warm-up's first calls are cold: left out
+        const double harness_ms =
+            cycle_quantile_ms(cycles, std::max(0, static_cast<int>(cycles.size()) - job.settings.warmup), 0.9);
+        if (harness_ms <= 0) continue;
+        harness_cycle_ms_[test] = harness_ms;
+        spdlog::debug("runner: test {}'s harness takes at most {:.1f} µs of 9 in 10 timed calls' cycles", test,
+                      harness_ms * 1e3);
+    }
 }
 
 child_exit runner_session::finish(double limit_s) {

@@ -143,6 +143,11 @@ public:
     // Every call's outputs are compared here, against `expected`, which the runner never sees.
     bool judge(const judge_job& job, const expected_by_test& expected, std::vector<test_report>& reports);
     bool time(const time_job& job, const expected_by_data_set& expected, std::vector<test_report>& reports);
+    // Before the library is loaded: the harness's own share of a timed call's cycle on the judge's
+    // clock, test by test, with `job`'s tests timed on a solve that does nothing (time_job::empty).
+    // Once the library is loaded the runner's clocks are in the submission's process, which can stop
+    // or move them; then time() holds each median to the rest of its cycle (impossible_time).
+    void calibrate(time_job job);
     // Calls one test's solve twice, the second time for a profiler (see the profile job).
     bool profile(const test_job& job, const expected_by_test& expected, std::vector<test_report>& reports);
 
@@ -179,13 +184,17 @@ private:
                        call_checks& checks);
     // Sends `line` and reads its messages until `done`: no gap longer than `idle_limit_s`, no call
     // longer than the time limit from its start, and the whole job within `job_limit_s`.
+    // `in_turns`: a job of solve's calls, held to the runner's turns (see take_turn).
     job_end run_job(const nlohmann::json& line, const std::function<void(const nlohmann::json&)>& on_event,
-                    double idle_limit_s, double job_limit_s);
+                    double idle_limit_s, double job_limit_s, bool in_turns = false);
+    void take_turn(const std::string& kind, const nlohmann::json& body, bool was_compiling, job_end& end) const;
     bool follow_calls(const std::string& kind, const nlohmann::json& body, job_end& end);
     // A line to the runner; one it does not take in time kills it (see job_end::how::deaf).
     bool send(const nlohmann::json& line);
     double time_job_limit_s(const time_job& job) const;  // the longest an honest time job takes
     void check_call_time(int test, call_checks& checks) const;
+    void note_cycle(int test, call_checks& checks) const;
+    void acknowledge_outputs(int test, bool go, call_checks& checks);
     void acknowledge(bool go);
     bool record_end(const job_end& end, std::vector<test_report>& reports);
     std::string timeout_message(const job_end& end) const;
@@ -217,6 +226,8 @@ private:
     std::string output_;
     progress_hook progress_;
     std::map<int, named_arrays> wrong_outputs_;
+    std::map<int, double> harness_cycle_ms_;  // calibrate's, by test
+    bool code_loaded_ = false;                // a library (the submission's, a reference's) was loaded
     // Sandboxed runners: what the runner sees of the judge's files (see runner_policy in runner/session.cpp).
     std::optional<temp_dir> stage_;
 };
