@@ -930,21 +930,21 @@ void check_timing(test_report& report, int calls, const std::vector<double>& cyc
     }
     // Nor much shorter than what is left of the cycle once the harness's own share is taken off
     // (measured before the library was loaded): the runner's clocks are in the submission's process.
-    // Generous: the cycles' low tenth against the harness's high tenth, twice over, and half the rest;
-    // the median leaves out launch latency and an allowance of solve's host time when calls are held back.
+    // Generous: the median of all the test's cycles (warm-ups too: no count of the runner's picks
+    // them) against the harness's high tenth, twice over, and half the rest; the median reported leaves
+    // out launch latency and an allowance of solve's host time when calls are held back.
     if (!harness_ms) return;
-    const double low_cycle_ms = cycle_quantile_ms(cycles_ms, timing.stats.count, 0.1);
-    const double unexplained_ms = low_cycle_ms - kHarnessNoise * *harness_ms;
-    spdlog::debug(
-        "runner: test {}: 9 in 10 timed cycles over {:.1f} µs, the harness's at most {:.1f} µs, median {:.1f} µs",
-        report.index, low_cycle_ms * 1e3, *harness_ms * 1e3, timing.stats.median * 1e3);
+    const double cycle_ms = median_cycle_ms(cycles_ms, static_cast<int>(cycles_ms.size()));
+    const double unexplained_ms = cycle_ms - kHarnessNoise * *harness_ms;
+    spdlog::debug("runner: test {}: a median cycle of {:.1f} µs, the harness's at most {:.1f} µs, median {:.1f} µs",
+                  report.index, cycle_ms * 1e3, *harness_ms * 1e3, timing.stats.median * 1e3);
     if (timing.stats.median >= 0.5 * unexplained_ms - kUntimedAllowanceMs) return;
     report.result = verdict::impossible_time;
     report.message = fmt::format(
-        "the judge's clock saw 9 in 10 timed calls take over {:.1f} µs, of which the harness's own work takes at most "
-        "{:.1f} µs (measured before the library was loaded); a median of {:.1f} µs leaves most of the rest untimed: "
-        "work hidden from the runner's clocks, which are in solve's process",
-        low_cycle_ms * 1e3, *harness_ms * 1e3, timing.stats.median * 1e3);
+        "the judge's clock saw {:.1f} µs per timed call (the median of {} calls), of which the harness's own work "
+        "takes at most {:.1f} µs (measured before the library was loaded); a median of {:.1f} µs leaves most of the "
+        "rest untimed: work hidden from the runner's clocks, which are in solve's process",
+        cycle_ms * 1e3, cycles_ms.size(), *harness_ms * 1e3, timing.stats.median * 1e3);
     report.timing.reset();
 }
 
