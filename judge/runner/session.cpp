@@ -1144,8 +1144,9 @@ std::optional<nvidia_gpu> given_gpu(const runner_settings& settings) {
     const auto gpus = nvidia_gpus(settings.gpu_listing);
     if (*settings.gpu >= 0 && static_cast<std::size_t>(*settings.gpu) < gpus.size())
         return gpus[static_cast<std::size_t>(*settings.gpu)];
-    if (settings.backend == runner_backend::host) return std::nullopt;  // opens no GPU: nothing to warn of
-    static std::once_flag warned;                                       // once a process, not once a runner
+    // Opens no GPU, or there is none to open (the driver lists none): nothing to warn of.
+    if (settings.backend == runner_backend::host || gpus.empty()) return std::nullopt;
+    static std::once_flag warned;  // once a process, not once a runner
     std::call_once(warned, [&] {
         spdlog::warn("GPU {} is not among the {} that {} lists: its runners can open every GPU's device node",
                      *settings.gpu, gpus.size(), settings.gpu_listing.string());
