@@ -88,6 +88,21 @@ std::optional<int> tab_indented_line(const std::string& text, int reported) {
     return found;
 }
 
+// The length of the key on the reported line (1-based) when it is over YAML's 1024 characters for a
+// key written without `? `, which yaml-cpp reads as no key ("illegal map value", naming no length).
+std::optional<std::size_t> overlong_key(const std::string& text, int reported) {
+    constexpr std::size_t kLongestPlainKey = 1024;
+    std::istringstream lines(text);
+    std::string line;
+    for (int number = 1; number <= reported && std::getline(lines, line); ++number) {
+    }
+    const std::size_t start = line.find_first_not_of(" -");
+    const std::size_t colon = line.find(':', start == std::string::npos ? 0 : start);
+    if (start == std::string::npos || colon == std::string::npos || colon - start <= kLongestPlainKey)
+        return std::nullopt;
+    return colon - start;
+}
+
 }  // namespace
 
 YAML::Node load_yaml_document(const std::string& text, const std::string& display_path) {
@@ -103,6 +118,10 @@ YAML::Node load_yaml_document(const std::string& text, const std::string& displa
     } catch (const YAML::ParserException& error) {
         if (const auto tab = tab_indented_line(text, error.mark.line + 1))
             throw spec_error(display_path, *tab, "a tab indents this line; YAML indents with spaces");
+        if (const auto length = overlong_key(text, error.mark.line + 1))
+            throw spec_error(
+                display_path, error.mark.line + 1,
+                fmt::format("a key of {} characters: YAML reads one over 1024 as no key; shorten it", *length));
         throw spec_error(display_path, error.mark.line + 1, error.msg);
     }
 }
