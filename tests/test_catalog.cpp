@@ -219,7 +219,7 @@ TEST_CASE("a wrong solution may declare the likely cause its wrong answer must s
           "'cause:' goes with 'expect: wrong_answer' only");
 }
 
-TEST_CASE("the name a mistyped one meant: another case, a letter off, two swapped; none when two are as near",
+TEST_CASE("the name a mistyped one meant: another case, a letter off, two swapped, none when two are as near",
           "[catalog]") {
     const std::vector<std::string> slugs{"reduction", "softmax", "subarray_sum", "subarray_sum_2d", "dot_product"};
     CHECK(nearest_name("Reduction", slugs) == std::optional<std::string>("reduction"));

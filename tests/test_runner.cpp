@@ -195,6 +195,18 @@ TEST_CASE("a solve that holds back the runner's call line is held to the runner'
     CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(60));
 }
 
+TEST_CASE(
+    "lines the runner sends start none of its turns: a solve that seals begins during its held-back call "
+    "renews nothing",
+    "[runner][timing]") {
+    const auto result = judge_fake("renews_its_turn");
+    CHECK(verdicts(result) ==
+          std::vector<verdict>{verdict::accepted, verdict::time_limit_exceeded, verdict::skipped, verdict::skipped});
+    CHECK(result.tests.at(1).message.rfind("the test's call, with the harness's work before and after it, did not "
+                                           "finish within ",
+                                           0) == 0);
+}
+
 TEST_CASE("a crash is a runtime error, on the test that crashed", "[runner]") {
     const auto crash = judge_fake("crashes");
     CHECK(crash.overall == verdict::runtime_error);

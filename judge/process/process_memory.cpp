@@ -61,17 +61,26 @@ std::multimap<int, int> children_by_parent() {
     return children;
 }
 
-// RssAnon + RssShmem of /proc/<pid>/status, in bytes.
-std::uintmax_t resident_bytes(int pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-    std::uintmax_t total_kib = 0;
+// The kiB after `field` in a /proc file of "Name:   value kB" lines; none when it has no such line.
+std::optional<std::uintmax_t> field_kib(const std::filesystem::path& file, const std::string& field) {
+    std::ifstream in(file);
     for (std::string line; std::getline(in, line);) {
-        if (line.rfind("RssAnon:", 0) != 0 && line.rfind("RssShmem:", 0) != 0) continue;
-        std::istringstream fields(line.substr(line.find(':') + 1));
+        if (line.rfind(field, 0) != 0) continue;
+        std::istringstream fields(line.substr(field.size()));
         std::uintmax_t kib = 0;
-        if (fields >> kib) total_kib += kib;
+        if (fields >> kib) return kib;
     }
-    return total_kib * 1024;
+    return std::nullopt;
+}
+
+// A process's proportional share of the memory it maps (Pss of smaps_rollup): each page shared with
+// other processes (copy-on-write after fork, a memory file mapped twice) counted once among them, and
+// file-backed pages too (CUDA's managed memory touched on the host is counted there). VmRSS where the
+// kernel has no smaps_rollup (before 4.14).
+std::uintmax_t resident_bytes(int pid) {
+    const std::filesystem::path proc = "/proc/" + std::to_string(pid);
+    const auto kib = field_kib(proc / "smaps_rollup", "Pss:");
+    return (kib ? *kib : field_kib(proc / "status", "VmRSS:").value_or(0)) * 1024;
 }
 
 // The memory files `pid` holds open, by device and inode, with their allocated bytes.

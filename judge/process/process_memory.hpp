@@ -12,9 +12,9 @@ namespace gpujudge {
 // (CONFIG_PROC_CHILDREN), else from every process's parent in /proc/<pid>/stat.
 std::vector<int> process_tree(int root);
 
-// Bytes the tree holds in memory: each process's resident anonymous and shared-memory pages
-// (RssAnon + RssShmem) and the memory files (memfd) any of them holds open, each file once: a
-// memfd filled with write() is resident in no process.
+// Bytes the tree holds in memory: each process's proportional share of what it maps (Pss: a page
+// shared after fork counts once among them) and the memory files (memfd) any of them holds open, each
+// file once: a memfd filled with write() is mapped by no process.
 std::uintmax_t process_tree_memory(int root);
 
 }  // namespace gpujudge

@@ -212,8 +212,8 @@ double checked_bytes_per_ms(runner_backend backend) {
     return backend == runner_backend::host ? 50e3 : 1e6;
 }
 
-// The harness's least share of a runner's turn (see take_turn): between tests, nothing but the
-// next test's begin; the base of a test's preparation.
+// The harness's least share of a runner's turn before a call (see rules_for), besides the passes
+// over the test's buffers.
 constexpr double kTurnBaseMs = 1000;
 
 }  // namespace
@@ -413,38 +413,44 @@ bool runner_session::follow_calls(const std::string& kind, const nlohmann::json&
     return true;
 }
 
-// A new turn for the runner at a go (see job_end::turn_deadline): the harness's work before the call
-// (a test's data made, at most ten passes over its buffers; the next call's buffers loaded; nothing
-// between tests), the call's limit and the checks after it. None for the messages within a turn.
-void runner_session::take_turn(const std::string& kind, const nlohmann::json& body, bool was_compiling,
-                               job_end& end) const {
-    if (kind == event::compiling) {  // the compile's own limit runs instead
-        end.turn_deadline.reset();
-        return;
+// The turns of a job of `tests` (see job_end::turn_deadline): the harness may take, before a call, as
+// long as it takes to make the largest test's data (ten passes over its buffers) or to load the next
+// call's buffers.
+runner_session::turn_rules runner_session::rules_for(const std::vector<int>& tests) const {
+    turn_rules rules{{tests.begin(), tests.end()}, post_call_allowance_ms_};
+    for (const int test : tests)
+        rules.before_ms =
+            std::max(rules.before_ms,
+                     kTurnBaseMs + 10 * static_cast<double>(checked_bytes(spec_, spec_.tests.at(test).scalars)) /
+                                       checked_bytes_per_ms(settings_.backend));
+    return rules;
+}
+
+// Where a message leaves the runner's turn: a new one starts at the judge's own goes alone (the job's
+// start, the ack of a call's outputs) and at the return of a compile, which each test of the job may
+// have once; solve can seal any line in its process, and a line that started turns would let it renew
+// its own. False for a line no honest runner sends: a test the job does not hold, a compile of a
+// compiled solve's.
+bool runner_session::take_turn(const std::string& kind, const nlohmann::json& body, bool was_compiling,
+                               const turn_rules& rules, job_end& end) const {
+    if ((kind == event::begin || kind == event::compiling) && !rules.tests.count(body.at("test").get<int>()))
+        return false;
+    if (kind == event::compiling) {
+        if (!settings_.python) return false;
+        end.turn_deadline.reset();  // the compile's own limit, out of the session's budget, runs instead
+        return true;
     }
-    double before_ms = 0;
-    if (kind == event::begin) {
-        const int test = body.at("test").get<int>();  // none of the spec's: forged, found as such after
-        const std::size_t bytes = test >= 0 && static_cast<std::size_t>(test) < spec_.tests.size()
-                                      ? checked_bytes(spec_, spec_.tests[static_cast<std::size_t>(test)].scalars)
-                                      : 0;
-        before_ms = kTurnBaseMs + 10 * static_cast<double>(bytes) / checked_bytes_per_ms(settings_.backend);
-    } else if (kind == event::outputs || (kind == event::returned && was_compiling)) {
-        before_ms = post_call_allowance_ms_;
-    } else if (kind == event::result || kind == event::kernel_file || kind.empty()) {
-        before_ms = kTurnBaseMs;
-    } else {
-        return;
-    }
-    end.turn_s =
-        (before_ms * settings_.time_limit_scale + time_limit_ms() + settings_.call_slack_ms + post_call_allowance_ms_) /
-        1000;
+    if (!kind.empty() && kind != event::outputs && !(kind == event::returned && was_compiling)) return true;
+    end.turn_s = (rules.before_ms * settings_.time_limit_scale + time_limit_ms() + settings_.call_slack_ms +
+                  post_call_allowance_ms_) /
+                 1000;
     end.turn_deadline = after(end.turn_s);
+    return true;
 }
 
 runner_session::job_end runner_session::run_job(const nlohmann::json& line,
                                                 const std::function<void(const nlohmann::json&)>& on_event,
-                                                double idle_limit_s, double job_limit_s, bool in_turns) {
+                                                double idle_limit_s, double job_limit_s, const turn_rules* turns) {
     job_end end;
     end.job_limit_s = job_limit_s;
     deaf_ = false;
@@ -458,7 +464,7 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
     // messages keep coming (the submission knows the channel's key, it is in its process) still ends.
     const auto job_deadline = after(job_limit_s);
     auto deadline = std::min(after(idle_limit_s), job_deadline);
-    if (in_turns) take_turn("", {}, false, end);  // the first test begins at once
+    if (turns) take_turn("", {}, false, *turns, end);  // the job's start
     const auto next_deadline = [&] {
         deadline = std::min(end.in_call || end.compiling ? end.call_deadline
                             : end.checking               ? after(call_limit_s + post_call_allowance_ms_ / 1000)
@@ -519,7 +525,6 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
             if (kind == event::kernel_file) {
                 if (!stage_ || !settings_.python || !settings_.python->kept_kernels) return forged_end();  // unasked
                 kernels_.add(body.get<kernel_file>());
-                if (in_turns) take_turn(kind, body, was_compiling, end);
                 next_deadline();
                 continue;
             }
@@ -534,7 +539,7 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
                 return end;
             }
             on_event(message);  // an outputs' ack is sent here: the next turn starts after it
-            if (in_turns) take_turn(kind, body, was_compiling, end);
+            if (turns && !take_turn(kind, body, was_compiling, *turns, end)) return forged_end();
             next_deadline();
         } catch (const nlohmann::json::exception&) {
             return forged_end();
@@ -548,6 +553,7 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
                                                 std::optional<double>* peak) {
     if (!device_read_) device();
     if (no_device_) return no_device_;
+    if (calibration_failure_) return calibration_failure_;
     code_loaded_ = code_loaded_ || !library.empty();
     load_job job{library.empty() ? "" : std::filesystem::absolute(library).string(), function, peak != nullptr};
     // A compiled solve runs alone; a Python one needs torch's threads, a launcher's tool its own.
@@ -834,6 +840,10 @@ bool runner_session::judge_calls(const char* kind, const nlohmann::json& body, c
         static_cast<double>(expected.size()) * (settings_.harness_limit_s + calls_per_test * call_limit_s());
     call_checks checks;
     checks.limit_ms = wall_limit_ms < 1e100 ? wall_limit_ms : 0;  // a profiled call has none
+    std::vector<int> tests;  // a judge job's, each with its data; a profile job has no turns
+    if (body.contains("tests"))
+        for (const auto& item : body.at("tests")) tests.push_back(item.at("test").get<int>());
+    const turn_rules rules = rules_for(tests);
     std::map<int, int> call_events;
     bool believable = true;
     const job_end end = run_job(
@@ -860,7 +870,7 @@ bool runner_session::judge_calls(const char* kind, const nlohmann::json& body, c
                 if (test_report* report = report_of(test_of(message), reports))
                     apply_checks(*report, checks.failures, checks.calls);
         },
-        settings_.harness_limit_s, job_limit_s, checks.limit_ms > 0);
+        settings_.harness_limit_s, job_limit_s, checks.limit_ms > 0 ? &rules : nullptr);
     return record_end(end, reports) && believable;
 }
 
@@ -894,13 +904,17 @@ double median_cycle_ms(const std::vector<double>& cycles, int count) {
 // the clocks' granularity.
 constexpr double kUntimedAllowanceMs = 0.1;
 // How much longer the harness's share may grow than calibrate measured it: the machine's load changes
-// between the two (a parallel build made the host's share of tiny_sum 3.5 ms in one and 7.5 ms in the next).
-constexpr double kHarnessNoise = 2;
+// between the two. A parallel build made the host's share of tiny_sum 3.5 ms in one and 7.5 ms in the
+// next; on an H200 honest cycles stayed within the share measured (reduction at 100M: 1939 µs for 9 in
+// 10 cycles, the share at most 2128 µs).
+double harness_noise(runner_backend backend) {
+    return backend == runner_backend::host ? 3 : 2;
+}
 
 // A timed test the runner says passed, against what the judge saw of it: as many outputs as
 // samples at least, and a median no longer than the calls' own cycle on the judge's clock.
 void check_timing(test_report& report, int calls, const std::vector<double>& cycles_ms,
-                  std::optional<double> harness_ms) {
+                  std::optional<double> harness_ms, runner_backend backend) {
     if (report.result != verdict::accepted) return;
     const auto refuse = [&](const std::string& why) {
         report.result = verdict::runtime_error;
@@ -935,7 +949,7 @@ void check_timing(test_report& report, int calls, const std::vector<double>& cyc
     // out launch latency and an allowance of solve's host time when calls are held back.
     if (!harness_ms) return;
     const double cycle_ms = median_cycle_ms(cycles_ms, static_cast<int>(cycles_ms.size()));
-    const double unexplained_ms = cycle_ms - kHarnessNoise * *harness_ms;
+    const double unexplained_ms = cycle_ms - harness_noise(backend) * *harness_ms;
     spdlog::debug("runner: test {}: a median cycle of {:.1f} µs, the harness's at most {:.1f} µs, median {:.1f} µs",
                   report.index, cycle_ms * 1e3, *harness_ms * 1e3, timing.stats.median * 1e3);
     if (timing.stats.median >= 0.5 * unexplained_ms - kUntimedAllowanceMs) return;
@@ -946,6 +960,16 @@ void check_timing(test_report& report, int calls, const std::vector<double>& cyc
         "rest untimed: work hidden from the runner's clocks, which are in solve's process",
         cycle_ms * 1e3, cycles_ms.size(), *harness_ms * 1e3, timing.stats.median * 1e3);
     report.timing.reset();
+}
+
+}  // namespace
+
+namespace {
+
+std::vector<int> tests_of(const time_job& job) {
+    std::vector<int> tests;
+    for (const auto& test : job.tests) tests.push_back(test.test);
+    return tests;
 }
 
 }  // namespace
@@ -961,6 +985,7 @@ double runner_session::time_job_limit_s(const time_job& job) const {
 
 bool runner_session::time(const time_job& job, const expected_by_data_set& expected,
                           std::vector<test_report>& reports) {
+    const turn_rules rules = rules_for(tests_of(job));
     call_checks checks;
     checks.limit_ms = time_limit_ms();
     std::map<int, unrepeated_draws> draws;  // the runner's order, drawn again from the same seed
@@ -992,16 +1017,18 @@ bool runner_session::time(const time_job& job, const expected_by_data_set& expec
                     const auto harness = harness_cycle_ms_.find(report->index);
                     check_timing(
                         *report, checks.calls[report->index], checks.cycles_ms[report->index],
-                        harness == harness_cycle_ms_.end() ? std::nullopt : std::optional<double>(harness->second));
+                        harness == harness_cycle_ms_.end() ? std::nullopt : std::optional<double>(harness->second),
+                        settings_.backend);
                 }
         },
-        settings_.harness_limit_s, time_job_limit_s(job), true);
+        settings_.harness_limit_s, time_job_limit_s(job), &rules);
     return record_end(end, reports) && believable;
 }
 
 void runner_session::calibrate(time_job job) {
     if (!process_ || code_loaded_) return;  // measured under the submission's code, it would be its say
     job.empty = true;
+    const turn_rules rules = rules_for(tests_of(job));
     call_checks checks;
     const job_end end = run_job(
         job_line(job::time, job),
@@ -1011,9 +1038,12 @@ void runner_session::calibrate(time_job job) {
             note_cycle(test, checks);
             acknowledge_outputs(test, true, checks);
         },
-        settings_.harness_limit_s, time_job_limit_s(job), true);
-    if (end.kind != job_end::how::done) {
-        spdlog::debug("runner: the harness's cycles could not be measured");
+        settings_.harness_limit_s, time_job_limit_s(job), &rules);
+    if (end.kind != job_end::how::done) {  // no code of the submission's had run: not its failure
+        if (!process_)
+            calibration_failure_ =
+                "the runner ended while the judge measured its harness, before the library was loaded: a fault of "
+                "this machine or of the judge, not of the submission";
         return;
     }
     for (auto& [test, cycles] : checks.cycles_ms) {  // the warm-up's first calls are cold: left out

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -184,10 +185,16 @@ private:
                        call_checks& checks);
     // Sends `line` and reads its messages until `done`: no gap longer than `idle_limit_s`, no call
     // longer than the time limit from its start, and the whole job within `job_limit_s`.
-    // `in_turns`: a job of solve's calls, held to the runner's turns (see take_turn).
+    // `turns`: a job of solve's calls, held to the runner's turns (see take_turn); none: no turns.
+    struct turn_rules {
+        std::set<int> tests;   // the job's: a line about another is forged
+        double before_ms = 0;  // the harness's allowance before a call
+    };
     job_end run_job(const nlohmann::json& line, const std::function<void(const nlohmann::json&)>& on_event,
-                    double idle_limit_s, double job_limit_s, bool in_turns = false);
-    void take_turn(const std::string& kind, const nlohmann::json& body, bool was_compiling, job_end& end) const;
+                    double idle_limit_s, double job_limit_s, const turn_rules* turns = nullptr);
+    turn_rules rules_for(const std::vector<int>& tests) const;
+    bool take_turn(const std::string& kind, const nlohmann::json& body, bool was_compiling, const turn_rules& rules,
+                   job_end& end) const;
     bool follow_calls(const std::string& kind, const nlohmann::json& body, job_end& end);
     // A line to the runner; one it does not take in time kills it (see job_end::how::deaf).
     bool send(const nlohmann::json& line);
@@ -226,8 +233,9 @@ private:
     std::string output_;
     progress_hook progress_;
     std::map<int, named_arrays> wrong_outputs_;
-    std::map<int, double> harness_cycle_ms_;  // calibrate's, by test
-    bool code_loaded_ = false;                // a library (the submission's, a reference's) was loaded
+    std::map<int, double> harness_cycle_ms_;          // calibrate's, by test
+    bool code_loaded_ = false;                        // a library (the submission's, a reference's) was loaded
+    std::optional<std::string> calibration_failure_;  // the runner ended in calibrate: load says so
     // Sandboxed runners: what the runner sees of the judge's files (see runner_policy in runner/session.cpp).
     std::optional<temp_dir> stage_;
 };
