@@ -1,5 +1,7 @@
 #include "process/process_memory.hpp"
 
+#include "process/child_process.hpp"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,17 +17,6 @@ namespace gpujudge {
 
 namespace {
 
-std::string read_small(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-bool is_pid(const std::string& name) {
-    return !name.empty() && name.find_first_not_of("0123456789") == std::string::npos;
-}
-
 // Children through /proc/<pid>/task/*/children; nothing when the kernel lacks it.
 std::optional<std::vector<int>> listed_children(int pid) {
     std::error_code error;
@@ -39,24 +30,6 @@ std::optional<std::vector<int>> listed_children(int pid) {
         for (int child = 0; in >> child;) children.push_back(child);
     }
     if (!listed) return std::nullopt;
-    return children;
-}
-
-// Every process's parent, from the field after the command's closing parenthesis in its stat.
-std::multimap<int, int> children_by_parent() {
-    std::multimap<int, int> children;
-    std::error_code error;
-    for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
-        const std::string name = entry.path().filename().string();
-        if (!is_pid(name)) continue;
-        const std::string stat = read_small(entry.path() / "stat");
-        const auto close = stat.rfind(')');
-        if (close == std::string::npos) continue;
-        std::istringstream rest(stat.substr(close + 1));
-        std::string state;
-        int parent = 0;
-        if (rest >> state >> parent) children.emplace(parent, std::stoi(name));
-    }
     return children;
 }
 
@@ -100,15 +73,10 @@ void add_memory_files(int pid, std::map<std::pair<dev_t, ino_t>, std::uintmax_t>
 
 std::vector<int> process_tree(int root) {
     std::vector<int> tree{root};
-    std::optional<std::multimap<int, int>> scanned;  // the whole /proc, read once where needed
     for (std::size_t i = 0; i < tree.size(); ++i) {
-        if (auto children = listed_children(tree[i])) {
-            tree.insert(tree.end(), children->begin(), children->end());
-            continue;
-        }
-        if (!scanned) scanned = children_by_parent();
-        const auto [first, last] = scanned->equal_range(tree[i]);
-        for (auto it = first; it != last; ++it) tree.push_back(it->second);
+        auto children = listed_children(tree[i]);  // else a walk of /proc (child_process's)
+        if (!children) children = children_of(tree[i]);
+        tree.insert(tree.end(), children->begin(), children->end());
     }
     return tree;
 }

@@ -463,7 +463,7 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
     // Each message between calls moves the deadline on; this one never moves: a runner whose
     // messages keep coming (the submission knows the channel's key, it is in its process) still ends.
     const auto job_deadline = after(job_limit_s);
-    auto deadline = std::min(after(idle_limit_s), job_deadline);
+    clock::time_point deadline;
     if (turns) take_turn("", {}, false, *turns, end);  // the job's start
     const auto next_deadline = [&] {
         deadline = std::min(end.in_call || end.compiling ? end.call_deadline
@@ -472,7 +472,7 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
                             job_deadline);
         if (end.turn_deadline) deadline = std::min(deadline, *end.turn_deadline);
     };
-    if (end.turn_deadline) deadline = std::min(deadline, *end.turn_deadline);
+    next_deadline();
     const auto forged_end = [&] {
         end.kind = job_end::how::forged;
         stop(true);
