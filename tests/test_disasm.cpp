@@ -117,6 +117,15 @@ TEST_CASE("cuobjdump -sass's listing: its functions and instructions, encodings 
     CHECK(kernels[0].blocks[0].code[4].address == "0040");
 }
 
+TEST_CASE("a listing line of 200 000 characters (a kernel's name) is read cut, not overflowing a regex", "[disasm]") {
+    const std::string name(200000, 'k');
+    const auto sass =
+        parse_sass("\t.section\t.text." + name + ",\"ax\",@progbits\n        /*0000*/   EXIT ;\n", kSource);
+    REQUIRE(sass.size() == 1);
+    CHECK(sass[0].symbol.size() < name.size());
+    CHECK(parse_ptx(".visible .entry " + name + "(\n)\n{\nret;\n}\n", kSource).size() == 1);
+}
+
 TEST_CASE("nvcc's PTX: a kernel's instructions under their .loc, inlined code at the submission's call",
           "[disasm][ptx]") {
     const std::string source = "/home/learner/reduction/warp_shuffle.cu";

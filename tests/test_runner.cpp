@@ -182,6 +182,22 @@ TEST_CASE("a solve that stops the runner's call timer in its process gets imposs
     CHECK(honest.overall == verdict::accepted);
 }
 
+TEST_CASE("a solve that computes each data set once and replays it gets impossible_time: its first calls stand out",
+          "[runner][timing]") {
+    judge_context context = host_context();
+    judge_options options;
+    options.tests = select_tests(tiny_sum(), {});
+    const auto result = judge_submission(
+        tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/replays_answers_per_data_set.cpp", options, context);
+    INFO(result.reason);
+    CHECK(result.overall == verdict::impossible_time);
+    REQUIRE(result.bench);
+    const std::string& message = result.bench->entries.back().figures.back().message;
+    CHECK(message.rfind("the first call on each of 3 data sets took ", 0) == 0);
+    CHECK(message.find(" calls on a data set seen before: answers computed once per data set and replayed, whose "
+                       "work no timed median holds") != std::string::npos);
+}
+
 TEST_CASE(
     "a solve that holds back the runner's call line is held to the runner's turn on the judge's clock, and lines "
     "it seals meanwhile renew no turn",
@@ -331,6 +347,11 @@ TEST_CASE("lines forged into the result channel end as a runtime error, never be
     }
     SECTION("a line sealed with the key read from the runner's memory, but not as the runner writes it") {
         const auto result = judge_fake("forges_malformed_sealed_line");
+        CHECK(result.overall == verdict::runtime_error);
+        CHECK(result.tests[0].message == forged);
+    }
+    SECTION("a line sealed with the key from memory whose JSON nests two million levels deep") {
+        const auto result = judge_fake("forges_a_deeply_nested_line");
         CHECK(result.overall == verdict::runtime_error);
         CHECK(result.tests[0].message == forged);
     }

@@ -139,6 +139,15 @@ TEST_CASE("synccheck's barrier errors, and clean reports with their summary only
     CHECK_FALSE(killed.summary);
 }
 
+TEST_CASE("a log line of 200 000 characters (a kernel's name, its printf) is read cut, not overflowing a regex",
+          "[sanitizer]") {
+    const sanitizer_log log =
+        parse_sanitizer_log("========= Invalid __global__ read of size 4 bytes\n=========     at " +
+                            std::string(200000, 'k') + "+0x80 in a.cu:3\n=========\n");
+    REQUIRE(log.records.size() == 1);
+    CHECK(log.records[0].details.empty());
+}
+
 TEST_CASE("findings: each place once, in the user's file, with the line quoted", "[sanitizer]") {
     const sanitizer_findings memcheck = map_findings(log_of("memcheck.txt"), kProg, "");
     REQUIRE(memcheck.submission.size() == 1);

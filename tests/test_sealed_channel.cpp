@@ -2,6 +2,8 @@
 // runner did not seal (the submission's own), a tampered one, a replayed one and another run's.
 #include "runner/channel.hpp"
 
+#include "base/json_text.hpp"
+
 #include <catch2/catch.hpp>
 
 using namespace gpujudge;
@@ -46,6 +48,21 @@ TEST_CASE("a tampered, replayed or reordered line is refused", "[channel]") {
     CHECK(replayed.open(first));
     CHECK_FALSE(replayed.open(first));
     CHECK_FALSE(message_opener(key).open(second));  // the second line cannot come first
+}
+
+TEST_CASE("a sealed line nested deeper than the judge reads is refused, one as deep as it reads is opened",
+          "[channel]") {
+    // Built a level at a time: a literal this deep would be a recursion of its own.
+    const auto nested = [](int depth) {
+        nlohmann::json value = 1;
+        for (int level = 0; level < depth; ++level) value = nlohmann::json::array({std::move(value)});
+        return nlohmann::json{{"event", "begin"}, {"body", value}};
+    };
+    const channel_key key = channel_key::random();
+    message_sealer sealer(key);
+    message_opener opener(key);
+    CHECK(opener.open(without_newline(sealer.seal(nested(kMaxJsonDepth - 1)))));
+    CHECK_FALSE(opener.open(without_newline(sealer.seal(nested(kMaxJsonDepth)))));
 }
 
 TEST_CASE("a line sealed with another run's key is refused", "[channel]") {

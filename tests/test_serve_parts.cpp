@@ -45,6 +45,16 @@ TEST_CASE("compile markers: nvcc's and gcc's lines in the learner's file, not in
     CHECK(compile_markers(diagnostics, "/elsewhere.cu").empty());
 }
 
+TEST_CASE("compile markers: a line of 200 000 characters is read, cut, without a regex overflowing the stack",
+          "[serve]") {
+    const std::string source = "/data/serve/sources/tiny_sum/0123.cu";
+    const auto markers = compile_markers(source + "(4): error: " + std::string(200000, 'x') + "\n", source);
+    REQUIRE(markers.size() == 1);
+    CHECK(markers[0].line == 4);
+    const auto python = "/data/serve/sources/tiny_sum/0123.py";
+    CHECK(compile_markers("  File \"" + std::string(200000, '/') + "\", line 3\n", python).empty());
+}
+
 TEST_CASE("compile markers: a Python file's syntax error and the frames of its import's traceback", "[serve][python]") {
     const std::string source = "/data/serve/sources/tiny_sum/0123.py";
     const auto syntax =

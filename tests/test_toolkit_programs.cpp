@@ -4,6 +4,7 @@
 #include "base/temp_dir.hpp"
 #include "base/user_errors.hpp"
 #include "toolkit/programs.hpp"
+#include "toolkit/python_probe.hpp"
 
 #include <sys/stat.h>
 #include <catch2/catch.hpp>
@@ -82,4 +83,15 @@ TEST_CASE("a toolkit program is found on PATH first, then in $CUDA_HOME/bin, the
     std::ofstream(on_path / "nvcc") << "not executable\n";  // a file that cannot run is not the program
     fake_program(fallback / "bin", "nvcc");
     CHECK(find_toolkit_program("nvcc", where) == fallback / "bin" / "nvcc");
+}
+
+TEST_CASE("a Python file is read for Triton line by line: a line of 200 000 blanks overflows no regex", "[toolkit]") {
+    temp_dir dir("python-probe");
+    const auto file = dir.path() / "solution.py";
+    std::ofstream(file) << std::string(200000, ' ') << "\n" << std::string(200000, '\t') << "x\nimport triton\n";
+    CHECK(imports_triton(file));
+    CHECK(compiles_on_first_call(file));
+    std::ofstream(file) << "import torch\n# " << std::string(200000, 't') << "\n";
+    CHECK_FALSE(imports_triton(file));
+    CHECK_FALSE(compiles_on_first_call(file));
 }

@@ -3,6 +3,7 @@
 #include "base/content_hash.hpp"
 #include "base/file_text.hpp"
 #include "base/machine_memory.hpp"
+#include "base/regex_line.hpp"
 #include "base/temp_dir.hpp"
 #include "base/user_errors.hpp"
 #include "compile/include_scan.hpp"
@@ -84,6 +85,8 @@ std::string trim_diagnostics(const std::string& output, const std::string& heade
         if (line.find("collect2: error: ld returned") != std::string::npos) continue;
         for (std::size_t at; (at = line.find(header_path)) != std::string::npos;)
             line.replace(at, header_path.size(), "<expected signature>");
+        if (line.size() > kRegexLineLimit)
+            line = regex_line(line) + fmt::format(" [{} more characters]", line.size() - kRegexLineLimit);
         line = std::regex_replace(line, temp_object, "");
         if (line.empty()) continue;
         if (++kept > kMaxDiagnosticLines) {
@@ -370,13 +373,13 @@ compile_result compile_cached(const problem_spec& spec, const std::filesystem::p
     compile_result result;
     const auto text = read_file_text(source);  // once: the key, the hash and the compiler's copy
     const auto path_refused = unusable_path(source);
+    if (text) result.source_hash = content_hash({*text});  // refused or not: which bytes were read
     if (const auto refused = path_refused ? path_refused : unusable_text(source, text)) {
         result.diagnostics = *refused + "\n";
         result.source_refused = true;
         result.path_refused = path_refused.has_value();
         return result;
     }
-    result.source_hash = content_hash({*text});
     const std::string header = forced_header(spec, function);
     const cache_entry entry = cache_entry_for(source, *text, header, tools, flags, suffix, settings);
     if (settings.hash_submission) result.submission_hash = submission_hash(source, *text, entry.includes);
@@ -505,13 +508,13 @@ compile_result stage_python(const std::filesystem::path& source, const compiler_
     const auto dir = settings.cache_dir / "lib";
     std::filesystem::create_directories(dir);
     const auto text = read_file_text(source);
+    if (text) result.source_hash = content_hash({*text});  // refused or not: which bytes were read
     const auto refused = text ? utf16_source(source, *text) : cannot_read(source);
     if (refused) {
         result.diagnostics = *refused + "\n";
         result.source_refused = true;
         return result;
     }
-    result.source_hash = content_hash({*text});
     result.submission_hash = result.source_hash;  // a Python submission is one file
     result.library = dir / (result.source_hash + ".py");
     result.cached = std::filesystem::exists(result.library);

@@ -1,5 +1,7 @@
 #include "compile/error_reason.hpp"
 
+#include "base/regex_line.hpp"
+
 #include <regex>
 #include <sstream>
 
@@ -14,7 +16,7 @@ std::string compile_error_reason(const std::string& diagnostics) {
     std::string first;
     for (std::string line; std::getline(lines, line);) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (std::regex_search(line, error_line)) return line;
+        if (std::regex_search(regex_line(line), error_line)) return line;
         if (first.empty() && line.find_first_not_of(" \t") != std::string::npos) first = line;
     }
     return first;

@@ -105,8 +105,15 @@ fs::path identity(const fs::path& path) {
     return error ? fs::absolute(path).lexically_normal() : canonical;
 }
 
+// Whether `file` lies in `folder` or below it, by its path.
+bool lies_in(const fs::path& file, const fs::path& folder) {
+    const fs::path relative = file.lexically_relative(folder);
+    return !relative.empty() && *relative.begin() != "..";
+}
+
 struct scanner {
     fs::path root;                         // the source's folder, absolute
+    fs::path real_root;                    // and where it resolves
     std::map<fs::path, std::string> seen;  // each file read, by what it is, with the key it was read as
     std::uintmax_t total_bytes = 0;
     include_scan result;
@@ -141,9 +148,24 @@ struct scanner {
         }
     }
 
+    // Whether the compile could be shown the file (compiler.cpp's bind_source binds the source's folder's
+    // files alone): else it is never opened here. The judge reads with its own rights, and its refusals
+    // ("not a header: it holds NUL bytes") told a red team's source which of the judge's private files
+    // exist: the history, the caches, a classmate's hand-in.
+    bool in_source_folder(const fs::path& path) const {
+        std::error_code error;
+        const fs::path real = fs::weakly_canonical(path, error);
+        return lies_in(fs::absolute(path).lexically_normal(), root) && !error && lies_in(real, real_root);
+    }
+
     void visit(const fs::path& includer_dir, const fs::path& name) {
         const fs::path path = name.is_absolute() ? name : includer_dir / name;
         const fs::path key = name.is_absolute() ? name : fs::absolute(path).lexically_normal().lexically_relative(root);
+        if (!in_source_folder(path)) {
+            // The system's (read-only in the compile's sandbox, as an <include> is) or nothing the compile sees.
+            result.key_parts.push_back(key.generic_string() + " (outside the source's folder)");
+            return;
+        }
         std::error_code error;
         if (!fs::is_regular_file(path, error)) {
             // Not beside its includer: the compiler looks in the system folders next.
@@ -179,6 +201,8 @@ include_scan scan_includes(const fs::path& source) {
 include_scan scan_includes(const fs::path& source, const std::string& text) {
     scanner state;
     state.root = fs::absolute(source).parent_path().lexically_normal();
+    std::error_code error;
+    state.real_root = fs::weakly_canonical(state.root, error);
     state.seen.emplace(identity(source), source.filename().generic_string());
     state.scan(source, text);
     return state.result;

@@ -1,5 +1,7 @@
 #include "disasm/listing.hpp"
 
+#include "base/regex_line.hpp"
+
 #include <cxxabi.h>
 
 #include <cstdlib>
@@ -31,7 +33,7 @@ std::string squeezed(const std::string& text) {
 std::vector<std::string> lines_of(const std::string& text) {
     std::vector<std::string> lines;
     std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    for (std::string line; std::getline(in, line);) lines.push_back(regex_line(line));
     return lines;
 }
 

@@ -195,7 +195,7 @@ std::optional<std::filesystem::path> find_bwrap() {
     return find_program("bwrap");
 }
 
-int seccomp_filter_fd() {
+int seccomp_filter_fd(bool system_v_ipc) {
     seccomp_filter filter;
     const std::uint32_t deny = SCMP_ACT_ERRNO(EPERM);
     // Another process's memory, the kernel's mounts and namespaces, the kernel itself. perf_event_open
@@ -259,6 +259,9 @@ int seccomp_filter_fd() {
         filter.add_rule(deny, SCMP_SYS(rt_tgsigqueueinfo), "rt_tgsigqueueinfo", {is(2)});
         filter.add_rule(deny, SCMP_SYS(pidfd_send_signal), "pidfd_send_signal", {is(1)});
     }
+    // Memory outside every process: a System V segment or queue lives in the sandbox's IPC namespace
+    // until the sandbox ends, attached to no process: memory that no measure of the processes sees.
+    if (!system_v_ipc) filter.add_rules(deny, {"shmget", "msgget"});
     // Raw packets (the namespace has no network, but a packet socket needs none to exist).
     filter.add_rule(deny, SCMP_SYS(socket), "socket", {SCMP_A0(SCMP_CMP_EQ, AF_PACKET)});
     const int fd = memfd_create("gpujudge-seccomp", MFD_CLOEXEC);

@@ -54,6 +54,10 @@ struct sandbox_policy {
     std::filesystem::path workdir;
     // The one GPU whose node (/dev/nvidia<minor>) is bound, of the GPUs' own nodes; none: all of them.
     std::optional<int> gpu_minor;
+    // System V shared memory and message queues (shmget, msgget): only for a launcher's tool (ncu's
+    // libraries import shmget), whose runs are not held to the memory limit. A segment filled and
+    // detached is in no process, so no measurement of the submission's processes sees it.
+    bool system_v_ipc = false;
 };
 
 // The limits a policy's command runs under (its rlimits with RLIMIT_FSIZE = the scratch size).
@@ -65,8 +69,9 @@ std::optional<std::filesystem::path> find_bwrap();
 
 // The seccomp filter (BPF, from libseccomp) in a memfd, for bwrap's --seccomp: EPERM for ptrace,
 // process_vm_*, mount and namespace calls, bpf, keyrings, kexec, modules, userfaultfd, reboot,
-// swap, open_by_handle_at and AF_PACKET sockets. The caller closes it. Throws when libseccomp fails.
-int seccomp_filter_fd();
+// swap, open_by_handle_at and AF_PACKET sockets, and unless `system_v_ipc` shmget and msgget. The
+// caller closes it. Throws when libseccomp fails.
+int seccomp_filter_fd(bool system_v_ipc);
 
 // The full command line: bwrap, its options for `policy` (reading the filter from `seccomp_fd`,
 // the descriptor number the child will have), then `command`.

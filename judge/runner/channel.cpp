@@ -61,7 +61,7 @@ std::optional<nlohmann::json> message_opener::open(const std::string& line) {
     const std::string body = line.substr(second + 1);
     if (line.compare(0, first, std::to_string(next_)) != 0) return std::nullopt;
     if (line.compare(first + 1, second - first - 1, mac_of(key_, next_, body)) != 0) return std::nullopt;
-    nlohmann::json message = nlohmann::json::parse(body, nullptr, false);
+    nlohmann::json message = parse_outside_json(body);
     if (message.is_discarded() || !message.is_object()) return std::nullopt;
     ++next_;
     return message;

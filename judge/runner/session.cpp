@@ -152,6 +152,7 @@ sandbox_policy runner_policy(const runner_settings& settings, const problem_spec
             policy.read_only.push_back({install, {}});
         for (const auto& folder : settings.launcher_writable)
             policy.writable.push_back({std::filesystem::absolute(folder), {}});
+        policy.system_v_ipc = true;
     }
     if (settings.python) add_python(*settings.python, policy);
     if (gpu) policy.gpu_minor = gpu->minor;
@@ -514,7 +515,7 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
             stop(false);
             return end;
         }
-        spdlog::debug("runner: {}", json_text(message));
+        if (spdlog::should_log(spdlog::level::debug)) spdlog::debug("runner: {}", json_text(message));
         // A sealed line that is not what the runner sends (a field missing, of the wrong type): only the
         // submission, which can read the key in its process, writes one. Forged, not a judge bug.
         try {
@@ -962,6 +963,34 @@ void check_timing(test_report& report, int calls, const std::vector<double>& cyc
     report.timing.reset();
 }
 
+// Work done once per data set and replayed after (a red team's solve hashed each input, computed its
+// answer in the first call that got it and replayed it, its clock patched: 200 ms per data set, a
+// median of 7 µs accepted) is in no median: a handful of slow calls among hundreds. Honest calls do
+// not slow down for a data set they have not seen (each call's data is made afresh from its recipe), so
+// when the first calls of the data sets are slower than twice the other calls' median cycle, and by a
+// millisecond at least, the answers were replayed. Not the test's first call, which has no cycle
+// (nothing acks before it), nor the fastest first call of the rest: the test's own data set was
+// answered in the judged calls. `sets`: the data set of each call, in order; `cycles_ms` from the second.
+void check_replays(test_report& report, const std::vector<double>& cycles_ms, const std::vector<std::size_t>& sets) {
+    if (report.result != verdict::accepted || sets.size() != cycles_ms.size() + 1) return;
+    std::vector<double> first, again;
+    std::set<std::size_t> seen{sets.front()};
+    for (std::size_t k = 0; k < cycles_ms.size(); ++k)
+        (seen.insert(sets[k + 1]).second ? first : again).push_back(cycles_ms[k]);
+    if (first.size() >= 3) first.erase(std::min_element(first.begin(), first.end()));
+    if (first.size() < 2 || again.empty()) return;
+    const double median_ms = median_cycle_ms(again, static_cast<int>(again.size()));
+    const double fastest_first_ms = *std::min_element(first.begin(), first.end());
+    if (fastest_first_ms <= median_ms + std::max(median_ms, 1.0)) return;
+    report.result = verdict::impossible_time;
+    report.message = fmt::format(
+        "the first call on each of {} data sets took {:.1f} µs or more on the judge's clock, against a median cycle "
+        "of {:.1f} µs for the {} calls on a data set seen before: answers computed once per data set and replayed, "
+        "whose work no timed median holds",
+        first.size(), fastest_first_ms * 1e3, median_ms * 1e3, again.size());
+    report.timing.reset();
+}
+
 }  // namespace
 
 namespace {
@@ -988,7 +1017,8 @@ bool runner_session::time(const time_job& job, const expected_by_data_set& expec
     const turn_rules rules = rules_for(tests_of(job));
     call_checks checks;
     checks.limit_ms = time_limit_ms();
-    std::map<int, unrepeated_draws> draws;  // the runner's order, drawn again from the same seed
+    std::map<int, unrepeated_draws> draws;          // the runner's order, drawn again from the same seed
+    std::map<int, std::vector<std::size_t>> drawn;  // each test's data sets, call by call
     for (const auto& test : job.tests) draws.emplace(test.test, data_set_order(job.order_seed, test.data_sets.size()));
     bool believable = true;
     const job_end end = run_job(
@@ -1006,6 +1036,7 @@ bool runner_session::time(const time_job& job, const expected_by_data_set& expec
                     return;
                 }
                 const std::size_t d = order->second.next();
+                drawn[test].push_back(d);
                 const std::string where = fmt::format("timed run {} (data set {})", checks.calls[test] + 1, d);
                 check_outputs(test, sets->second.at(d), where, true, checks);
                 return;
@@ -1019,6 +1050,7 @@ bool runner_session::time(const time_job& job, const expected_by_data_set& expec
                         *report, checks.calls[report->index], checks.cycles_ms[report->index],
                         harness == harness_cycle_ms_.end() ? std::nullopt : std::optional<double>(harness->second),
                         settings_.backend);
+                    check_replays(*report, checks.cycles_ms[report->index], drawn[report->index]);
                 }
         },
         settings_.harness_limit_s, time_job_limit_s(job), &rules);

@@ -1,5 +1,7 @@
 #include "sanitize/log.hpp"
 
+#include "base/regex_line.hpp"
+
 #include <regex>
 #include <sstream>
 
@@ -103,7 +105,7 @@ sanitizer_log parse_sanitizer_log(const std::string& text) {
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);) {
         if (!starts_with(line, kPrefix)) continue;  // the program's own output, where it shares the stream
-        std::string rest = line.substr(kPrefix.size());
+        std::string rest = regex_line(line.substr(kPrefix.size()));
         rest.erase(rest.find_last_not_of(" \r") + 1);
         const std::size_t indent = rest.find_first_not_of(' ');
         if (indent == std::string::npos)

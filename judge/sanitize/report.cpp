@@ -2,6 +2,7 @@
 
 #include "base/counted.hpp"
 #include "base/exit_codes.hpp"
+#include "base/regex_line.hpp"
 
 #include <fmt/color.h>
 #include <fmt/format.h>
@@ -81,7 +82,7 @@ std::string example_of(const sanitizer_finding& finding) {
     static const std::regex nearest(R"( the nearest allocation at 0x[0-9a-fA-F]+ of size)");
     std::string details;
     for (const auto& line : finding.details) details += (details.empty() ? "" : " ") + line;
-    details = std::regex_replace(details, nearest, " an allocation of");
+    details = std::regex_replace(regex_line(details), nearest, " an allocation of");
     if (finding.thread.empty()) return details;
     return details.empty() ? finding.thread : finding.thread + ": " + details;
 }

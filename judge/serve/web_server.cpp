@@ -61,10 +61,12 @@ std::string source_of(const httplib::Request& req, nlohmann::json& request) {
     std::string text = req.body;
     if (req.get_header_value("Content-Type").rfind("application/json", 0) == 0) {
         try {
-            request = nlohmann::json::parse(req.body);
+            request = parse_outside_json(req.body, true);
         } catch (const nlohmann::json::parse_error& error) {
             throw api_error(400, "bad_request", fmt::format("malformed JSON: {}", error.what()));
         }
+        if (request.is_discarded())
+            throw api_error(400, "bad_request", fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
         if (!request.is_object() || !request.contains("source") || !request.at("source").is_string())
             throw api_error(400, "bad_request",
                             "a JSON body must be an object with the source as \"source\", a string");

@@ -2,6 +2,7 @@
 
 #include "base/file_text.hpp"
 #include "base/json_text.hpp"
+#include "base/regex_line.hpp"
 #include "base/user_errors.hpp"
 #include "process/child_process.hpp"
 
@@ -12,6 +13,7 @@
 #include <mutex>
 #include <optional>
 #include <regex>
+#include <sstream>
 
 namespace gpujudge {
 
@@ -175,15 +177,27 @@ bool is_python_source(const std::filesystem::path& source) {
     return source.extension() == ".py";
 }
 
+namespace {
+
+// Whether a line of the file matches `pattern`, each read through regex_line: the file is the learner's.
+bool any_line_matches(const std::filesystem::path& source, const std::regex& pattern) {
+    std::istringstream lines(read_file_text(source).value_or(""));
+    for (std::string line; std::getline(lines, line);)
+        if (std::regex_search(regex_line(line), pattern)) return true;
+    return false;
+}
+
+}  // namespace
+
 bool imports_triton(const std::filesystem::path& source) {
-    static const std::regex import(R"((^|\n)[ \t]*(import|from)[ \t]+triton\b)");
-    return std::regex_search(read_file_text(source).value_or(""), import);
+    static const std::regex import(R"(^[ \t]*(import|from)[ \t]+triton\b)");
+    return any_line_matches(source, import);
 }
 
 bool compiles_on_first_call(const std::filesystem::path& source) {
     static const std::regex compiles(
         R"(torch\s*\.\s*(compile|jit)\b|_dynamo|\binductor\b|\bload_inline\b|\bcpp_extension\b|\bfrom\s+torch\s+import\s+compile\b)");
-    return imports_triton(source) || std::regex_search(read_file_text(source).value_or(""), compiles);
+    return imports_triton(source) || any_line_matches(source, compiles);
 }
 
 void require_python_for(const std::filesystem::path& source, const python_install& python) {

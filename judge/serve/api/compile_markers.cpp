@@ -1,5 +1,6 @@
 #include "serve/api/compile_markers.hpp"
 
+#include "base/regex_line.hpp"
 #include "toolkit/python_probe.hpp"
 
 #include <optional>
@@ -43,8 +44,8 @@ std::vector<compile_marker> compile_markers(const std::string& diagnostics, cons
     const bool python = is_python_source(source);
     std::size_t frames = 0;  // the traceback's frames in the file, waiting for its exception's line
     std::istringstream lines(diagnostics);
-    std::string line;
-    while (std::getline(lines, line)) {
+    for (std::string whole; std::getline(lines, whole);) {
+        const std::string line = regex_line(whole);
         std::smatch frame;
         if (python && std::regex_match(line, frame, kFrame)) {
             if (frame[1] == source) {
