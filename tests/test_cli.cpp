@@ -132,6 +132,11 @@ TEST_CASE("user mistakes on the command line are usage errors", "[cli]") {
     auto missing = gpujudge_cli({"submit", "reduction", "no_such_file.cu"});
     CHECK(missing.exit.code == exit_usage);
     CHECK(contains(missing.output, "gpujudge: no_such_file.cu: no such file"));
+    auto device = gpujudge_cli({"submit", "reduction", "/dev/null"});
+    CHECK(device.exit.code == exit_usage);
+    CHECK(
+        contains(device.output,
+                 "gpujudge: /dev/null: not a regular file (a pipe, a device or a socket): save the source to a file"));
     auto unknown = gpujudge_cli({"submit", "no_such_problem", "x.cu"});
     CHECK(unknown.exit.code == exit_usage);
     CHECK(contains(unknown.output, "gpujudge: unknown problem 'no_such_problem' (known: "));

@@ -104,6 +104,13 @@ TEST_CASE("NaN and infinities match only themselves, integers compare exactly", 
     a.as<std::int32_t>()[0] = 1000000;
     b.as<std::int32_t>()[0] = 1000001;
     CHECK_FALSE(compare_output("o", a, b, {10, 10}, {1}).passed());
+    // Described exactly too: through float, 123456791 and 123456790 both read 123456792.
+    a.as<std::int32_t>()[0] = 123456791;
+    b.as<std::int32_t>()[0] = 123456790;
+    CHECK(compare_output("o", a, b, {0, 0}, {1}).describe() ==
+          "1 of 1 elements of 'o' differ from the reference\n"
+          "  o[0]: expected 123456791, got 123456790 (abs error 1)\n"
+          "  max abs error 1, max rel error 8.1e-09");
 }
 
 TEST_CASE("the reduction tolerance accepts float32 summation orders at the maximum N", "[compare][tolerance]") {

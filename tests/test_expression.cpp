@@ -59,3 +59,12 @@ TEST_CASE("variables_of lists the names an expression uses without evaluating it
     CHECK(variables_of("42").empty());
     CHECK(starts_with(error_of([] { variables_of("N +* 2"); }), "bad expression 'N +* 2': "));
 }
+
+TEST_CASE("an expression that assigns is refused: a condition 'N = 3' held for every N", "[expression]") {
+    const scalar_values scalars{{"N", 5}};
+    CHECK(error_of([&] { evaluate("N = 3", scalars); }) == "expression 'N = 3' assigns (=): write == to compare");
+    CHECK(error_of([&] { variables_of("N += 1"); }) == "expression 'N += 1' assigns (+=): write == to compare");
+    CHECK(evaluate("N == 5", scalars) == 1);
+    CHECK(evaluate("N <= 3 || N >= 5", scalars) == 1);
+    CHECK(evaluate("N != 3", scalars) == 1);
+}

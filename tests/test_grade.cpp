@@ -903,12 +903,16 @@ bool running_with(const std::vector<std::string>& parts) {
     return false;
 }
 
-TEST_CASE("grade: a header rewritten between the scan and the compile makes the row unreadable, never judged",
-          "[grade]") {
+TEST_CASE(
+    "grade: a header rewritten, or a file moved away, between the scan and the compile makes the row "
+    "unreadable, never judged",
+    "[grade]") {
     // A red team's race: the plan hashed mallory's wrong header, a right one was compiled and judged, and the
-    // row kept the wrong header's hash: accepted then, and lent to every copy of the wrong files.
+    // row kept the wrong header's hash: accepted then, and lent to every copy of the wrong files. A QA's: bob's
+    // file, gone at its compile, was a compile_error kept under the scan's hash, then a copy's verdict.
     class_folder cls("grade_header_swap");
     cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    cls.hand_in("bob", "tiny_sum.cpp", "correct");
     std::filesystem::create_directories(cls.dir() / "mallory");
     std::ofstream(cls.dir() / "mallory" / "tiny_sum.cpp")
         << "#include \"impl.h\"\n"
@@ -937,6 +941,7 @@ TEST_CASE("grade: a header rewritten between the scan and the compile makes the 
     std::ofstream(cls.dir() / "mallory" / "impl.h")
         << "inline float impl_sum(const float* x, int n) { double s = 0; for (int i = 0; i < n; ++i) s += x[i]; "
            "return static_cast<float>(s); }\n";
+    std::filesystem::rename(cls.dir() / "bob" / "tiny_sum.cpp", cls.root() / "bob-away.cpp");
     std::ofstream(go) << "go\n";
     const auto ended = grading.wait(std::chrono::steady_clock::now() + std::chrono::seconds(600));
     std::ifstream in(cls.root() / "grade.out");
@@ -944,9 +949,11 @@ TEST_CASE("grade: a header rewritten between the scan and the compile makes the 
     REQUIRE_FALSE(ended.timed_out);
     const auto rows = cls.rows();
     CHECK(rows.at("alice/tiny_sum.cpp").status == "accepted");
-    CHECK(rows.at("mallory/tiny_sum.cpp").status == "unreadable");
-    CHECK(rows.at("mallory/tiny_sum.cpp").reason ==
-          "the file, or a header it includes, changed or disappeared during the grade");
+    for (const char* moved : {"mallory/tiny_sum.cpp", "bob/tiny_sum.cpp"}) {
+        INFO(moved);
+        CHECK(rows.at(moved).status == "unreadable");
+        CHECK(rows.at(moved).reason == "the file, or a header it includes, changed or disappeared during the grade");
+    }
 }
 
 TEST_CASE("two files built to share an XXH3 hash are two submissions: each is judged on its own", "[grade]") {

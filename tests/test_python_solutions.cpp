@@ -153,9 +153,9 @@ TEST_CASE("solve's prints in its warm-up call are labelled so, and nothing is ad
     CHECK(contains(printed.output,
                    "  | gpujudge: solve's warm-up call on the shapes of test 'example' begins (untimed, its outputs "
                    "not judged)\n"
-                   "  | N is 3\n"
+                   "  | N is 3 \u2713\n"
                    "  | gpujudge: solve's warm-up call ends\n"
-                   "  | N is 3\n"));
+                   "  | N is 3 \u2713\n"));
     CHECK_FALSE(contains(judge_python("run", "correct.py").output, "warm-up"));
 }
 

@@ -8,7 +8,29 @@
 
 namespace gpujudge {
 
+namespace {
+
+// muParser assigns with =, +=, -=, *= and /=: a condition 'N = 3' (for N == 3) held for every N, and
+// a size 'N += 1' would move N for the rest of the expression. A problem's expressions compare and compute.
+void refuse_assignment(const std::string& expression) {
+    for (std::size_t at = expression.find('='); at != std::string::npos; at = expression.find('=', at + 1)) {
+        const char before = at > 0 ? expression[at - 1] : ' ';
+        const char after = at + 1 < expression.size() ? expression[at + 1] : ' ';
+        if (after == '=') {
+            ++at;  // ==
+            continue;
+        }
+        if (before != '<' && before != '>' && before != '!' && before != '=')
+            throw expression_error(fmt::format(
+                "expression '{}' assigns ({}=): write == to compare", expression,
+                std::string("+-*/").find(before) != std::string::npos ? std::string(1, before) : std::string()));
+    }
+}
+
+}  // namespace
+
 double evaluate(const std::string& expression, const scalar_values& scalars) {
+    refuse_assignment(expression);
     mu::Parser parser;
     // muParser binds variables by address: keep copies alive for the evaluation.
     std::vector<double> storage;
@@ -50,6 +72,7 @@ bool can_name_a_variable(const std::string& name) {
 }
 
 std::set<std::string> variables_of(const std::string& expression) {
+    refuse_assignment(expression);
     mu::Parser parser;
     try {
         parser.SetExpr(expression);

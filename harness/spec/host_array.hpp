@@ -34,8 +34,12 @@ public:
         return reinterpret_cast<const T*>(bytes_.data());
     }
 
-    // Element i widened to double, whatever the element type.
-    double value(std::size_t i) const { return type_ == element_type::f32 ? as<float>()[i] : as<std::int32_t>()[i]; }
+    // Element i widened to double, whatever the element type (each branch apart: the conditional's
+    // common type, float, rounded 123456791 to 123456792).
+    double value(std::size_t i) const {
+        return type_ == element_type::f32 ? static_cast<double>(as<float>()[i])
+                                          : static_cast<double>(as<std::int32_t>()[i]);
+    }
     void set(std::size_t i, double v) {
         if (type_ == element_type::f32)
             as<float>()[i] = static_cast<float>(v);

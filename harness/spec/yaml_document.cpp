@@ -35,12 +35,12 @@ public:
     }
     void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
                          YAML::EmitterStyle::value) override {
-        node(mark, nullptr);
+        node(mark, nullptr, true);
         frames_.push_back({false});
     }
     void OnSequenceEnd() override { frames_.pop_back(); }
     void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-        node(mark, nullptr);
+        node(mark, nullptr, true);
         frames_.push_back({true});
     }
     void OnMapEnd() override { frames_.pop_back(); }
@@ -60,10 +60,12 @@ private:
     }
 
     // A node begins (a collection's events follow in a frame of its own): in a mapping, keys and
-    // values alternate.
-    void node(const YAML::Mark& mark, const std::string* scalar) {
+    // values alternate. A key that is a list or a mapping (`? [a, b]`) would throw yaml-cpp's "bad
+    // conversion", with no line, where the problem's keys are read as names.
+    void node(const YAML::Mark& mark, const std::string* scalar, bool collection = false) {
         if (frames_.empty() || !frames_.back().is_map) return;
         frame& map = frames_.back();
+        if (map.at_key && collection) fail(mark, "a key must be a plain name, not a list or a mapping");
         if (map.at_key && scalar) {
             const auto [first, added] = map.key_lines.emplace(*scalar, mark.line + 1);
             if (!added) fail(mark, fmt::format("duplicate key '{}' (first at line {})", *scalar, first->second));

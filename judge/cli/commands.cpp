@@ -25,7 +25,12 @@ void require_source_file(const std::string& path) {
         throw usage_error(fmt::format("{}: {}", path, error.message()));
     if (status.type() == std::filesystem::file_type::directory)
         throw usage_error(fmt::format("{}: is a directory, not a source file", path));
-    if (status.type() != std::filesystem::file_type::regular) throw usage_error(fmt::format("{}: no such file", path));
+    if (status.type() == std::filesystem::file_type::not_found)
+        throw usage_error(fmt::format("{}: no such file", path));
+    // A FIFO would hold the judge until someone writes it; /dev/stdin, <(...), /dev/null are not a file either.
+    if (status.type() != std::filesystem::file_type::regular)
+        throw usage_error(
+            fmt::format("{}: not a regular file (a pipe, a device or a socket): save the source to a file", path));
 }
 
 }  // namespace gpujudge

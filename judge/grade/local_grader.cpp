@@ -232,11 +232,12 @@ grade_row judge_one(const compiled_job& item, const worker_setup& setup, judge_c
 }
 
 // Whether the bytes compiled are not those the scan hashed: the file or a header it includes was rewritten
-// (or swapped for a link) during the grade, and its row would name what was not judged.
+// (or swapped for a link) during the grade, or the file is gone (no bytes read), and its row would name
+// what was not judged: a file moved away during its compile was a compile_error kept under the scan's
+// hash, which a classmate's copy of the same bytes then took.
 bool changed_since_scan(const grade_job& job, const compile_result& compiled) {
-    if (compiled.source_refused) return false;
-    return (!job.file_hash.empty() && compiled.source_hash != job.file_hash) ||
-           (!job.source_hash.empty() && compiled.submission_hash != job.source_hash);
+    if (!job.file_hash.empty() && compiled.source_hash != job.file_hash) return true;
+    return !compiled.source_refused && !job.source_hash.empty() && compiled.submission_hash != job.source_hash;
 }
 
 grade_row judged_row(const compiled_job& item, const worker_setup& setup, judge_context& context, double& busy_s) {

@@ -365,7 +365,10 @@ def _entry(solve, params, shown, on_device):
 def _load(source_path, shown, params_json, backend):
     """'ok <address>' of the entry, or 'rejected <why>'."""
     try:
-        sys.stdout.reconfigure(line_buffering=True)
+        # UTF-8 whatever the sandbox's locale (C): print("✓") in solve was a UnicodeEncodeError there,
+        # a correct file's runtime error, where a CUDA printf of the same bytes is shown.
+        sys.stdout.reconfigure(encoding="utf-8", errors="backslashreplace", line_buffering=True)
+        sys.stderr.reconfigure(encoding="utf-8", errors="backslashreplace")
         params = json.loads(params_json)
         try:
             import torch  # noqa: F401  (before the file: its own import errors are then its own)

@@ -44,7 +44,8 @@ void parallel_for(std::size_t count, unsigned jobs, const std::function<void(std
     std::exception_ptr first_error;
     std::mutex error_mutex;
     std::vector<std::thread> threads;
-    for (unsigned t = 0; t < std::max(1u, jobs); ++t)
+    const std::size_t threads_needed = std::min<std::size_t>(std::max(1u, jobs), std::max<std::size_t>(count, 1));
+    for (std::size_t t = 0; t < threads_needed; ++t)
         threads.emplace_back([&] {
             try {
                 for (std::size_t i; (i = next++) < count;) work(i);
@@ -412,7 +413,8 @@ command_action define_validate(CLI::App& command) {
     command.add_flag("--sanitize", opts->sanitize,
                      "Also run every solution that declares '// sanitize: <tool>' under compute-sanitizer and check "
                      "that the tool reports the line marked '// <- sanitize: <tool>'");
-    command.add_option("-j,--jobs", opts->jobs, "Compilations at once");
+    command.add_option("-j,--jobs", opts->jobs, "Compilations at once")
+        ->check(CLI::Range(1, 1024));  // 50000 threads failed to start: std::terminate, exit 134
     return [opts](cli_context& context) {
         std::vector<std::string> targets = opts->targets;
         if (targets.empty())
