@@ -369,11 +369,13 @@ TEST_CASE("a solve that holds more host memory than the limit is stopped: a runt
     CHECK(judge_fake("correct").overall == verdict::accepted);
 }
 
-TEST_CASE("a submission makes no System V segment, memory that no process maps and no measure sees", "[sandbox]") {
+TEST_CASE("a submission makes no System V segment or semaphore set, memory that no process maps and no measure sees",
+          "[sandbox]") {
     const auto result = judge_fake("hides_memory_in_system_v");
     CHECK(result.overall == verdict::accepted);  // the sum is right: what it may not do is refused, not judged
     INFO(result.program_output);
     CHECK(result.program_output.find("shmget: Operation not permitted") != std::string::npos);
+    CHECK(result.program_output.find("semget: Operation not permitted") != std::string::npos);
 }
 
 TEST_CASE("what solve prints without fflush reaches the report, the line without its newline too", "[sandbox]") {

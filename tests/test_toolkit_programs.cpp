@@ -91,6 +91,8 @@ TEST_CASE("a Python file is read for Triton line by line: a line of 200 000 blan
     std::ofstream(file) << std::string(200000, ' ') << "\n" << std::string(200000, '\t') << "x\nimport triton\n";
     CHECK(imports_triton(file));
     CHECK(compiles_on_first_call(file));
+    std::ofstream(file) << "import torch\nsolve = torch \\\n    .compile(lambda x: x)\n";  // one line to Python
+    CHECK(compiles_on_first_call(file));
     std::ofstream(file) << "import torch\n# " << std::string(200000, 't') << "\n";
     CHECK_FALSE(imports_triton(file));
     CHECK_FALSE(compiles_on_first_call(file));

@@ -160,24 +160,30 @@ std::optional<std::string> parameter_name_problem(const std::string& name) {
         "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
     static const std::set<std::string> hidden = {"threadIdx", "blockIdx", "blockDim", "gridDim",
                                                  "warpSize",  "torch",    "triton",   "tl"};
-    // Macros the standard headers define (<cmath>, <cstdio>, <cstdlib>, <climits>, <cfloat>, <cerrno>,
-    // <cstdint>): a parameter named INFINITY passed, and every learner file that includes <cmath>, the
-    // starter too, was a compile error the learner could not fix.
+    // Object-like macros the standard headers or the compiler define: a parameter named INFINITY
+    // passed, and every learner file that includes <cmath>, the starter too, was a compile error the
+    // learner could not fix. (A function-like one, assert, expands only before a '(': a name is safe.)
     static const std::set<std::string> macros = {
-        "INFINITY",     "NAN",       "HUGE_VAL",     "HUGE_VALF",    "HUGE_VALL",   "FP_NAN",      "FP_INFINITE",
-        "FP_ZERO",      "FP_NORMAL", "FP_SUBNORMAL", "FP_ILOGB0",    "FP_ILOGBNAN", "MATH_ERRNO",  "MATH_ERREXCEPT",
-        "M_E",          "M_LOG2E",   "M_LOG10E",     "M_LN2",        "M_LN10",      "M_PI",        "M_PI_2",
-        "M_PI_4",       "M_1_PI",    "M_2_PI",       "M_2_SQRTPI",   "M_SQRT2",     "M_SQRT1_2",   "EOF",
-        "NULL",         "BUFSIZ",    "FILENAME_MAX", "FOPEN_MAX",    "L_tmpnam",    "SEEK_SET",    "SEEK_CUR",
-        "SEEK_END",     "TMP_MAX",   "stdin",        "stdout",       "stderr",      "errno",       "EDOM",
-        "ERANGE",       "EILSEQ",    "EXIT_SUCCESS", "EXIT_FAILURE", "RAND_MAX",    "MB_CUR_MAX",  "CHAR_BIT",
-        "CHAR_MAX",     "CHAR_MIN",  "SCHAR_MAX",    "SCHAR_MIN",    "UCHAR_MAX",   "SHRT_MAX",    "SHRT_MIN",
-        "USHRT_MAX",    "INT_MAX",   "INT_MIN",      "UINT_MAX",     "LONG_MAX",    "LONG_MIN",    "ULONG_MAX",
-        "LLONG_MAX",    "LLONG_MIN", "ULLONG_MAX",   "FLT_MAX",      "FLT_MIN",     "FLT_EPSILON", "FLT_DIG",
-        "FLT_MANT_DIG", "FLT_RADIX", "DBL_MAX",      "DBL_MIN",      "DBL_EPSILON", "DBL_DIG",     "DBL_MANT_DIG",
-        "INT8_MAX",     "INT8_MIN",  "INT16_MAX",    "INT16_MIN",    "INT32_MAX",   "INT32_MIN",   "INT64_MAX",
-        "INT64_MIN",    "UINT8_MAX", "UINT16_MAX",   "UINT32_MAX",   "UINT64_MAX",  "SIZE_MAX",    "PTRDIFF_MAX",
-        "PTRDIFF_MIN",  "assert",    "offsetof",     "isnan",        "isinf",       "isfinite",    "signbit"};
+        // <cmath>, <cstdio>, <cstdlib>
+        "INFINITY", "NAN", "HUGE", "HUGE_VAL", "HUGE_VALF", "HUGE_VALL", "FP_NAN", "FP_INFINITE", "FP_ZERO",
+        "FP_NORMAL", "FP_SUBNORMAL", "FP_ILOGB0", "FP_ILOGBNAN", "MATH_ERRNO", "MATH_ERREXCEPT", "M_E", "M_LOG2E",
+        "M_LOG10E", "M_LN2", "M_LN10", "M_PI", "M_PI_2", "M_PI_4", "M_1_PI", "M_2_PI", "M_2_SQRTPI", "M_SQRT2",
+        "M_SQRT1_2", "EOF", "NULL", "BUFSIZ", "FILENAME_MAX", "FOPEN_MAX", "L_tmpnam", "SEEK_SET", "SEEK_CUR",
+        "SEEK_END", "TMP_MAX", "stdin", "stdout", "stderr", "EXIT_SUCCESS", "EXIT_FAILURE", "RAND_MAX", "MB_CUR_MAX",
+        // <cerrno>
+        "errno", "EPERM", "ENOENT", "ESRCH", "EINTR", "EIO", "ENXIO", "E2BIG", "ENOEXEC", "EBADF", "ECHILD", "EAGAIN",
+        "ENOMEM", "EACCES", "EFAULT", "EBUSY", "EEXIST", "EXDEV", "ENODEV", "ENOTDIR", "EISDIR", "EINVAL", "ENFILE",
+        "EMFILE", "ENOTTY", "EFBIG", "ENOSPC", "ESPIPE", "EROFS", "EMLINK", "EPIPE", "EDOM", "ERANGE", "EILSEQ",
+        "EDEADLK", "ENAMETOOLONG", "ENOSYS", "ENOTEMPTY", "ETIMEDOUT", "EOVERFLOW",
+        // <climits>, <cfloat>, <cstdint>
+        "CHAR_BIT", "CHAR_MAX", "CHAR_MIN", "SCHAR_MAX", "SCHAR_MIN", "UCHAR_MAX", "SHRT_MAX", "SHRT_MIN", "USHRT_MAX",
+        "INT_MAX", "INT_MIN", "UINT_MAX", "LONG_MAX", "LONG_MIN", "ULONG_MAX", "LLONG_MAX", "LLONG_MIN", "ULLONG_MAX",
+        "FLT_MAX", "FLT_MIN", "FLT_EPSILON", "FLT_DIG", "FLT_MANT_DIG", "FLT_RADIX", "DBL_MAX", "DBL_MIN",
+        "DBL_EPSILON", "DBL_DIG", "DBL_MANT_DIG", "INT8_MAX", "INT8_MIN", "INT16_MAX", "INT16_MIN", "INT32_MAX",
+        "INT32_MIN", "INT64_MAX", "INT64_MIN", "UINT8_MAX", "UINT16_MAX", "UINT32_MAX", "UINT64_MAX", "SIZE_MAX",
+        "PTRDIFF_MAX", "PTRDIFF_MIN",
+        // the host compiler's own in its GNU modes (nvcc's default)
+        "linux", "unix", "i386"};
     const auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
     if (name.empty() || !std::isalpha(static_cast<unsigned char>(name[0])) ||
         !std::all_of(name.begin(), name.end(), word_char))
@@ -185,7 +191,8 @@ std::optional<std::string> parameter_name_problem(const std::string& name) {
     if (cpp_keywords.count(name)) return std::string("is a C++ keyword");
     if (python_keywords.count(name)) return std::string("is a Python keyword");
     if (hidden.count(name)) return std::string("would hide CUDA's built-in or the Python module of that name");
-    if (macros.count(name)) return std::string("is a macro of the C and C++ standard headers (<cmath>, <cstdio>, ...)");
+    if (macros.count(name))
+        return std::string("is a macro of the C and C++ standard headers (<cmath>, <cstdio>, ...) or the compiler");
     if (!can_name_a_variable(name)) return std::string("is a constant of the expressions");
     return std::nullopt;
 }

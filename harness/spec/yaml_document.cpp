@@ -65,7 +65,7 @@ private:
     void node(const YAML::Mark& mark, const std::string* scalar, bool collection = false) {
         if (frames_.empty() || !frames_.back().is_map) return;
         frame& map = frames_.back();
-        if (map.at_key && collection) fail(mark, "a key must be a plain name, not a list or a mapping");
+        if (map.at_key && collection) fail(mark, "a key must be a plain name");
         if (map.at_key && scalar) {
             const auto [first, added] = map.key_lines.emplace(*scalar, mark.line + 1);
             if (!added) fail(mark, fmt::format("duplicate key '{}' (first at line {})", *scalar, first->second));

@@ -54,9 +54,10 @@ struct sandbox_policy {
     std::filesystem::path workdir;
     // The one GPU whose node (/dev/nvidia<minor>) is bound, of the GPUs' own nodes; none: all of them.
     std::optional<int> gpu_minor;
-    // System V shared memory and message queues (shmget, msgget): only for a launcher's tool (ncu's
-    // libraries import shmget), whose runs are not held to the memory limit. A segment filled and
-    // detached is in no process, so no measurement of the submission's processes sees it.
+    // System V shared memory, message queues and semaphores (shmget, msgget, semget): only for a
+    // launcher's tool (ncu's libraries import shmget), whose runs are not held to the memory limit. A
+    // segment filled and detached, or a set of 32000 semaphores (2 MiB of the kernel's), is in no
+    // process, so no measurement of the submission's processes sees it.
     bool system_v_ipc = false;
 };
 
@@ -69,7 +70,7 @@ std::optional<std::filesystem::path> find_bwrap();
 
 // The seccomp filter (BPF, from libseccomp) in a memfd, for bwrap's --seccomp: EPERM for ptrace,
 // process_vm_*, mount and namespace calls, bpf, keyrings, kexec, modules, userfaultfd, reboot,
-// swap, open_by_handle_at and AF_PACKET sockets, and unless `system_v_ipc` shmget and msgget. The
+// swap, open_by_handle_at and AF_PACKET sockets, and unless `system_v_ipc` shmget, msgget and semget. The
 // caller closes it. Throws when libseccomp fails.
 int seccomp_filter_fd(bool system_v_ipc);
 

@@ -180,8 +180,11 @@ bool is_python_source(const std::filesystem::path& source) {
 namespace {
 
 // Whether a line of the file matches `pattern`, each read through regex_line: the file is the learner's.
+// Lines a backslash continues are one (`torch \` then `.compile(f)`), as Python reads them.
 bool any_line_matches(const std::filesystem::path& source, const std::regex& pattern) {
-    std::istringstream lines(read_file_text(source).value_or(""));
+    std::string text = read_file_text(source).value_or("");
+    for (std::size_t at = 0; (at = text.find("\\\n", at)) != std::string::npos;) text.erase(at, 2);
+    std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);)
         if (std::regex_search(regex_line(line), pattern)) return true;
     return false;

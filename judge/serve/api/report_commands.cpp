@@ -1,5 +1,6 @@
 #include "serve/api/report_commands.hpp"
 
+#include "base/json_text.hpp"
 #include "process/child_process.hpp"
 #include "serve/api/api_error.hpp"
 #include "toolkit/compute_sanitizer.hpp"
@@ -60,7 +61,7 @@ server_event run_report(const std::string& name, const std::vector<std::string>&
     nlohmann::json json = nullptr;
     std::string output = run.output;
     if (const std::size_t start = object_start(run.output); start != std::string::npos) {
-        json = nlohmann::json::parse(run.output.substr(start), nullptr, false);
+        json = parse_outside_json(run.output.substr(start));  // it may quote the learner's text
         if (json.is_discarded())
             json = nullptr;
         else
