@@ -162,45 +162,48 @@ TEST_CASE("validate --run holds a time cheat to benchmarks timed unblocked, by t
     CHECK_FALSE(declaration_mismatch(cheat, result));
 }
 
-TEST_CASE("a solve that stops the runner's call timer in its process gets impossible_time from the judge's clock",
-          "[runner][timing]") {
+namespace {
+
+// A host fixture judged and timed on tiny_sum, all its tests.
+judgement timed_tiny_sum(const std::string& name) {
     judge_context context = host_context();
     judge_options options;
     options.tests = select_tests(tiny_sum(), {});
-    const auto result = judge_submission(
-        tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/stops_the_runners_clock.cpp", options, context);
+    return judge_submission(tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/" + name + ".cpp", options, context);
+}
+
+// The message of a timed fixture that must be impossible_time, its benchmark's too.
+std::string impossible_time_message(const std::string& name) {
+    const auto result = timed_tiny_sum(name);
     INFO(result.reason);
     CHECK(result.overall == verdict::impossible_time);
     REQUIRE(result.bench);
     const bench_figures& figures = result.bench->entries.back().figures.back();
     CHECK(figures.result == verdict::impossible_time);
-    CHECK(figures.message.rfind("the judge's clock saw ", 0) == 0);
-    CHECK(figures.message.find(" µs (measured before the library was loaded); a median of ") != std::string::npos);
+    return figures.message;
+}
+
+}  // namespace
+
+TEST_CASE("a solve that stops the runner's call timer in its process gets impossible_time from the judge's clock",
+          "[runner][timing]") {
+    const std::string message = impossible_time_message("stops_the_runners_clock");
+    CHECK(message.rfind("the judge's clock saw ", 0) == 0);
+    CHECK(message.find(" µs (measured before the library was loaded); a median of ") != std::string::npos);
     // The honest file's cycle is its median and the harness's share: timed as before.
-    const auto honest =
-        judge_submission(tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/correct.cpp", options, context);
-    CHECK(honest.overall == verdict::accepted);
+    CHECK(timed_tiny_sum("correct").overall == verdict::accepted);
 }
 
 // No ': ' far into a test's name: Catch indents its wrapped lines there, and past the 76th column it
 // wrote hyphens without end (150 GB of a -s run's output).
 TEST_CASE("a solve that computes each data set once and replays it is impossible_time, its first calls standing out",
           "[runner][timing]") {
-    judge_context context = host_context();
-    judge_options options;
-    options.tests = select_tests(tiny_sum(), {});
-    const auto result = judge_submission(
-        tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/replays_answers_per_data_set.cpp", options, context);
-    INFO(result.reason);
-    CHECK(result.overall == verdict::impossible_time);
-    REQUIRE(result.bench);
-    const std::string& message = result.bench->entries.back().figures.back().message;
+    const std::string message = impossible_time_message("replays_answers_per_data_set");
     CHECK(message.rfind("the first call on each of ", 0) == 0);
     CHECK(message.find(" µs for the calls around it on data sets seen before: answers computed once per data set and "
                        "replayed, whose work no timed median holds") != std::string::npos);
     // An honest solve whose first calls are slow whatever their data (a clock ramping up) is timed as before.
-    const auto slow_start = judge_submission(
-        tiny_sum(), GPUJUDGE_TEST_FIXTURES "/host_solutions/slow_in_its_first_timed_calls.cpp", options, context);
+    const auto slow_start = timed_tiny_sum("slow_in_its_first_timed_calls");
     INFO(slow_start.reason);
     CHECK(slow_start.overall == verdict::accepted);
 }
