@@ -259,8 +259,8 @@ int seccomp_filter_fd(bool system_v_ipc) {
         filter.add_rule(deny, SCMP_SYS(rt_tgsigqueueinfo), "rt_tgsigqueueinfo", {is(2)});
         filter.add_rule(deny, SCMP_SYS(pidfd_send_signal), "pidfd_send_signal", {is(1)});
     }
-    // Memory outside every process: a System V segment or queue lives in the sandbox's IPC namespace
-    // until the sandbox ends, attached to no process: memory that no measure of the processes sees.
+    // Memory outside every process: a System V segment, queue or semaphore set lives in the sandbox's
+    // IPC namespace until the sandbox ends, held by no process: memory no measure of the processes sees.
     if (!system_v_ipc) filter.add_rules(deny, {"shmget", "msgget", "semget"});
     // Raw packets (the namespace has no network, but a packet socket needs none to exist).
     filter.add_rule(deny, SCMP_SYS(socket), "socket", {SCMP_A0(SCMP_CMP_EQ, AF_PACKET)});
