@@ -214,12 +214,6 @@ void add_read_only(sandbox_policy& policy, const std::filesystem::path& path) {
     policy.read_only.push_back({path, {}});
 }
 
-// Whether `file` lies in `folder` or below it.
-bool lies_in(const std::filesystem::path& file, const std::filesystem::path& folder) {
-    const auto relative = file.lexically_relative(folder);
-    return !relative.empty() && *relative.begin() != "..";
-}
-
 // What the compiler may read of the learner's files, read-only at their own paths (diagnostics and
 // line info name the real ones): the source (and where a link to it resolves), and of its folder
 // only the local headers the scan found, which the cache key holds. Each is a copy of the bytes the

@@ -105,12 +105,6 @@ fs::path identity(const fs::path& path) {
     return error ? fs::absolute(path).lexically_normal() : canonical;
 }
 
-// Whether `file` lies in `folder` or below it, by its path.
-bool lies_in(const fs::path& file, const fs::path& folder) {
-    const fs::path relative = file.lexically_relative(folder);
-    return !relative.empty() && *relative.begin() != "..";
-}
-
 struct scanner {
     fs::path root;                         // the source's folder, absolute
     fs::path real_root;                    // and where it resolves
@@ -193,6 +187,11 @@ struct scanner {
 };
 
 }  // namespace
+
+bool lies_in(const fs::path& file, const fs::path& folder) {
+    const fs::path relative = file.lexically_relative(folder);
+    return !relative.empty() && *relative.begin() != "..";
+}
 
 include_scan scan_includes(const fs::path& source) {
     return scan_includes(source, read_file_text(source).value_or(""));

@@ -34,6 +34,10 @@ struct include_scan {
 constexpr std::uintmax_t kMaxHeaderBytes = std::uintmax_t{4} << 20;
 constexpr std::uintmax_t kMaxHeadersBytes = std::uintmax_t{16} << 20;
 
+// Whether `file` lies in `folder` or below it, by their paths (the scan reads, and the compile is
+// shown, only what lies in the source's folder).
+bool lies_in(const std::filesystem::path& file, const std::filesystem::path& folder);
+
 // `#include <...>` is left out: system and CUDA headers change with the toolchain, whose version
 // the key holds.
 include_scan scan_includes(const std::filesystem::path& source);
