@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstring>
 
 using namespace gpujudge;
@@ -47,6 +48,29 @@ TEST_CASE("a copy-on-write view holds the same inputs as a fresh generation, wit
     }
     const copy_on_write_inputs::view again(shared, spec, plain);
     CHECK(same_bytes(again.pointers().at(name), expected_plain.at(name)));
+}
+
+TEST_CASE("a view's input ends where an unreadable page begins: a read one past it faults", "[reference]") {
+    // A reference that summed one element past its input (i <= N) read zeros there, validated, and its
+    // wrong answers failed correct submissions.
+    const problem_spec& spec = tiny_sum();
+    for (const test_spec& test : spec.tests) {
+        const copy_on_write_inputs shared(spec, test, 5);
+        const copy_on_write_inputs::view view(shared, spec, {5, {}});
+        const auto* input = static_cast<const volatile float*>(view.pointers().begin()->second);
+        const long long count = spec.element_count(spec.params.front(), test.scalars);
+        INFO(test.name);
+        const pid_t child = fork();
+        if (child == 0) {
+            float sum = 0;
+            for (long long i = 0; i <= count; ++i) sum += input[i];
+            _exit(sum == 12345.f ? 1 : 0);
+        }
+        int status = 0;
+        REQUIRE(waitpid(child, &status, 0) == child);
+        CHECK(WIFSIGNALED(status));
+        CHECK(WTERMSIG(status) == SIGSEGV);
+    }
 }
 
 TEST_CASE("an input larger than the file size limit is copied per request instead, with the same bytes",

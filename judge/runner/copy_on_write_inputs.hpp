@@ -35,14 +35,18 @@ public:
 
     private:
         std::map<std::string, void*> pointers_;
-        std::map<std::string, std::size_t> bytes_;  // mapped
-        named_arrays copies_;                       // the arrays that are not mapped
+        std::map<std::string, std::pair<void*, std::size_t>> regions_;  // mapped, the guard page too
+        named_arrays copies_;                                           // the arrays that are not mapped
     };
 
 private:
+    // An input's file: `pad` bytes, then the input, ending on a page's end. A view maps it with an
+    // unreadable page after it: a reference that reads past its input (`i <= N`) crashes, the problem's
+    // fault, where it read zeros or another input and its wrong answer failed correct submissions.
     struct file {
         int fd = -1;
         std::size_t bytes = 0;
+        std::size_t pad = 0;
     };
     std::map<std::string, file> files_;
     named_arrays arrays_;  // too large for a file here

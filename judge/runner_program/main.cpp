@@ -514,16 +514,14 @@ void run_reference_job(session& s, const reference_job& job) {
             try {
                 // Where a request's time goes, for the judge's debug log (-v).
                 stopwatch watch;
+                // A request alone generates its inputs here, under the gate; mapped as the shared ones are,
+                // each with an unreadable page after it (copy_on_write_inputs.hpp).
                 const auto base = shared.find({request.test, request.data.seed});
-                std::optional<copy_on_write_inputs::view> view;
-                named_arrays own;
-                std::map<std::string, void*> inputs;
-                if (base != shared.end()) {
-                    inputs = view.emplace(*base->second, s.spec, request.data).pointers();
-                } else {
-                    own = host_inputs(s.spec, test, request.data);
-                    inputs = pointers_of(own);
-                }
+                std::optional<copy_on_write_inputs> own;
+                const copy_on_write_inputs& generated =
+                    base != shared.end() ? *base->second : own.emplace(s.spec, test, request.data.seed);
+                const copy_on_write_inputs::view view(generated, s.spec, request.data);
+                const std::map<std::string, void*>& inputs = view.pointers();
                 const double inputs_s = watch.lap();
                 const scalar_values& scalars = request.scalars.empty() ? test.scalars : request.scalars;
                 // The judge names the test of a reference that crashes or hangs from these.
