@@ -15,12 +15,6 @@
 
 namespace gpujudge {
 
-std::map<std::string, void*> pointers_of(named_arrays& arrays) {
-    std::map<std::string, void*> pointers;
-    for (auto& [name, values] : arrays) pointers[name] = values.data();
-    return pointers;
-}
-
 namespace {
 
 constexpr unsigned char kReferenceGuardByte = 0xCD;

@@ -11,9 +11,6 @@
 
 namespace gpujudge {
 
-// Each array's memory, by name: inputs for run_on_host.
-std::map<std::string, void*> pointers_of(named_arrays& arrays);
-
 // What an output (not in-out) holds before the reference runs, per element type: words it does not
 // compute. The float word is a quiet NaN with a payload that arithmetic keeps and never makes. Any
 // int may be a result, so an int element found holding its word is told apart with a second run.
