@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <csignal>
 #include <cstring>
 
@@ -71,6 +72,54 @@ TEST_CASE("a view's input ends where an unreadable page begins: a read one past 
         CHECK(WIFSIGNALED(status));
         CHECK(WTERMSIG(status) == SIGSEGV);
     }
+}
+
+namespace {
+
+// The signal that ended a child that read `input[-1]`, 0 if none; the value read otherwise.
+int read_before(const volatile float* input, float& value) {
+    int pipe_ends[2];
+    REQUIRE(pipe(pipe_ends) == 0);
+    const pid_t child = fork();
+    if (child == 0) {
+        const float read = input[-1];
+        _exit(write(pipe_ends[1], &read, sizeof read) == sizeof read ? 0 : 1);
+    }
+    close(pipe_ends[1]);
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    const bool read = ::read(pipe_ends[0], &value, sizeof value) == sizeof value;
+    close(pipe_ends[0]);
+    if (WIFSIGNALED(status)) return WTERMSIG(status);
+    CHECK(read);
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("a read one before a view's input faults on a page's start, or reads large values drawn per process",
+          "[reference]") {
+    // A reference that summed from input[-1] read the pad's zeros and validated. Now two runs of it
+    // (validate runs the reference twice, in two processes) read different values.
+    const problem_spec& spec = tiny_sum();
+    test_spec test = spec.tests.back();
+    for (const int N : {5, 1000, 100000}) {
+        test.scalars["N"] = N;
+        INFO("N = " << N);
+        const copy_on_write_inputs first(spec, test, 3), second(spec, test, 3);
+        const copy_on_write_inputs::view first_view(first, spec, {3, {}}), second_view(second, spec, {3, {}});
+        float a = 0, b = 0;
+        REQUIRE(read_before(static_cast<const float*>(first_view.pointers().at("input")), a) == 0);
+        REQUIRE(read_before(static_cast<const float*>(second_view.pointers().at("input")), b) == 0);
+        CHECK(std::abs(a) >= 1e6f);
+        CHECK(std::abs(b) >= 1e6f);
+        CHECK(a != b);
+    }
+    test.scalars["N"] = 1024;  // 4096 bytes: the input starts a page, with no pad before it
+    const copy_on_write_inputs shared(spec, test, 3);
+    const copy_on_write_inputs::view view(shared, spec, {3, {}});
+    float value = 0;
+    CHECK(read_before(static_cast<const float*>(view.pointers().at("input")), value) == SIGSEGV);
 }
 
 TEST_CASE("an input larger than the file size limit is copied per request instead, with the same bytes",

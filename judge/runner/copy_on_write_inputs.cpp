@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <stdexcept>
 
 namespace gpujudge {
@@ -32,6 +33,21 @@ std::size_t largest_file() {
     if (getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
         return std::numeric_limits<std::size_t>::max();
     return static_cast<std::size_t>(limit.rlim_cur);
+}
+
+// A pad of values no input holds, drawn afresh in every process: a reference that reads before its
+// input (`i = -1`) reads one of them, and validate's second run of the reference sees other outputs.
+// Large, of either sign: a sum changes, and a max or a min with one run in two.
+void fill_pad(void* h_pad, std::size_t bytes, element_type type) {
+    std::mt19937_64 draw(std::random_device{}());
+    for (std::size_t at = 0; at + 4 <= bytes; at += 4) {
+        const std::uint64_t bits = draw();
+        const float magnitude = 1e6f + static_cast<float>(bits >> 40);  // up to 1.8e7
+        const float f32 = bits & 1 ? magnitude : -magnitude;
+        const auto i32 = static_cast<std::int32_t>(bits >> 8);
+        std::memcpy(static_cast<char*>(h_pad) + at, type == element_type::f32 ? static_cast<const void*>(&f32) : &i32,
+                    4);
+    }
 }
 
 }  // namespace
@@ -58,6 +74,7 @@ copy_on_write_inputs::copy_on_write_inputs(const problem_spec& spec, const test_
         if (ftruncate(held.fd, static_cast<off_t>(total)) != 0) fail("ftruncate");
         void* mapped = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, held.fd, 0);
         if (mapped == MAP_FAILED) fail("mmap");
+        fill_pad(mapped, held.pad, param.type);
         fill_generated(generator, param.type, static_cast<char*>(mapped) + held.pad, count);
         munmap(mapped, total);
     }
@@ -71,14 +88,17 @@ copy_on_write_inputs::~copy_on_write_inputs() {
 copy_on_write_inputs::view::view(const copy_on_write_inputs& inputs, const problem_spec& spec,
                                  const data_set_spec& data) {
     for (const auto& [name, held] : inputs.files_) {
-        // The file's pages, then one that no access reaches; an empty array points at that page.
+        // A page that no access reaches, the file's pages, then another; an empty array points at the last.
         const std::size_t total = held.pad + held.bytes;
-        void* region = mmap(nullptr, total + page_bytes(), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        auto* region =
+            static_cast<char*>(mmap(nullptr, total + 2 * page_bytes(), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
         if (region == MAP_FAILED) fail("mmap");
-        regions_[name] = {region, total + page_bytes()};
-        if (total > 0 && mmap(region, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, held.fd, 0) == MAP_FAILED)
+        regions_[name] = {region, total + 2 * page_bytes()};
+        char* file_start = region + page_bytes();
+        if (total > 0 &&
+            mmap(file_start, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, held.fd, 0) == MAP_FAILED)
             fail("mmap");
-        pointers_[name] = static_cast<char*>(region) + held.pad;
+        pointers_[name] = file_start + held.pad;
     }
     for (const auto& [name, values] : inputs.arrays_)
         pointers_[name] = copies_.emplace(name, values).first->second.data();

@@ -35,14 +35,15 @@ public:
 
     private:
         std::map<std::string, void*> pointers_;
-        std::map<std::string, std::pair<void*, std::size_t>> regions_;  // mapped, the guard page too
+        std::map<std::string, std::pair<void*, std::size_t>> regions_;  // mapped, the guard pages too
         named_arrays copies_;                                           // the arrays that are not mapped
     };
 
 private:
-    // An input's file: `pad` bytes, then the input, ending on a page's end. A view maps it with an
-    // unreadable page after it: a reference that reads past its input (`i <= N`) crashes, the problem's
-    // fault, where it read zeros or another input and its wrong answer failed correct submissions.
+    // An input's file: `pad` bytes (see fill_pad), then the input, ending on a page's end. A view maps it
+    // between two unreadable pages: a reference that reads past its input (`i <= N`) crashes, the
+    // problem's fault, where it read zeros or another input and its wrong answer failed correct
+    // submissions; one that reads before it reads the pad, or crashes when there is none.
     struct file {
         int fd = -1;
         std::size_t bytes = 0;

@@ -79,7 +79,7 @@ std::string disagreement(const problem_spec& spec, const test_spec& test, const 
 std::string nondeterminism(const problem_spec& spec, const test_spec& test, const comparison& failure) {
     return fmt::format(
         "{}: test '{}': two runs of the reference differ at '{}'[{}]: a reference must give the same "
-        "outputs every run (no rand(), no state kept from call to call)",
+        "outputs every run (no rand(), no state kept from call to call, no read outside its inputs)",
         (spec.dir / "reference.cpp").string(), test.name, failure.output, failure.first_mismatches.at(0).index);
 }
 
