@@ -114,6 +114,27 @@ bool fits_int(double value) {
     return value >= kIntMin && value <= kIntMax;
 }
 
+// As problem.yaml spells it.
+const char* generator_name(generator_kind kind) {
+    switch (kind) {
+        case generator_kind::uniform:
+            return "uniform";
+        case generator_kind::normal:
+            return "normal";
+        case generator_kind::integers:
+            return "integers";
+        case generator_kind::constant:
+            return "constant";
+        case generator_kind::cycle:
+            return "cycle";
+        case generator_kind::ramp:
+            return "ramp";
+        case generator_kind::literal:
+            return "literal";
+    }
+    return "?";
+}
+
 // NaN and the infinities as YAML spells them (.nan, .inf, -.inf), or C (nan, inf, -inf).
 std::optional<double> special_float(std::string text) {
     for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -344,6 +365,10 @@ private:
         const double value = special ? *special : number_of(node);
         if (param.type == element_type::i32 && (special || value != std::floor(value) || !fits_int(value)))
             fail(node, fmt::format("{}'{}' holds int: {} is not an int", where, param.name, text));
+        if (param.type == element_type::f32 && !special && !(std::abs(value) <= std::numeric_limits<float>::max()))
+            fail(node, fmt::format("{}'{}' holds float: {} is beyond its range (at most 3.40282e+38 in magnitude; "
+                                   "write .inf for an infinity)",
+                                   where, param.name, text));
         return value;
     }
 
@@ -827,7 +852,7 @@ private:
     // A range drawn from must not be empty (integers would give its lower bound alone), nor past an
     // int buffer's values (they would saturate), and a normal's deviation not negative.
     void check_generator_args(const generator_spec& gen, const parameter& param, const std::string& where,
-                              const scalar_values& scalars) const {
+                              const scalar_values& scalars, std::size_t count) const {
         std::vector<double> args;
         for (const auto& arg : gen.args) args.push_back(evaluate(arg, scalars));
         const bool range = gen.kind == generator_kind::uniform || gen.kind == generator_kind::integers;
@@ -841,6 +866,27 @@ private:
         if (gen.kind == generator_kind::normal && args[1] < 0)
             fail(gen.line, fmt::format("{}: '{}' has a normal deviation of {}, which must not be negative", where,
                                        param.name, args[1]));
+        check_values_fit(gen, param, where, args, count);
+    }
+
+    // What a generator makes must be a value of its buffer's type: stored, a float past 3.4e38 became
+    // inf and an int past 2^31 saturated, and a reference and solve computed on data no one asked for.
+    // (A fractional ramp on ints is meant: its values truncate, as the statement of max_subarray_sum says.)
+    void check_values_fit(const generator_spec& gen, const parameter& param, const std::string& where,
+                          const std::vector<double>& args, std::size_t count) const {
+        std::vector<double> made;  // its extremes
+        if (gen.kind == generator_kind::uniform || gen.kind == generator_kind::integers) made = args;
+        if (gen.kind == generator_kind::normal) made = {args[0] - 6 * args[1], args[0] + 6 * args[1]};  // |z| <= 6
+        if (gen.kind == generator_kind::constant) made = args;
+        if (gen.kind == generator_kind::ramp) made = {args[0], args[0] + args[1] * static_cast<double>(count - 1)};
+        const bool is_int = param.type == element_type::i32;
+        for (const double value : made) {
+            if (is_int ? fits_int(value) : std::abs(value) <= std::numeric_limits<float>::max()) continue;
+            fail(gen.line, fmt::format("{}: '{}' holds {}, but its {} generator makes {}, beyond the type's range "
+                                       "({})",
+                                       where, param.name, is_int ? "int" : "float", generator_name(gen.kind), value,
+                                       is_int ? "-2147483648 to 2147483647" : "at most 3.40282e+38 in magnitude"));
+        }
     }
 
     void check_buffer(const test_spec& test, const problem_spec& spec, const parameter& param,
@@ -857,7 +903,7 @@ private:
             if (gen.kind == generator_kind::literal && gen.values.size() != count)
                 fail(gen.line, fmt::format("{}: '{}' has {} values but its shape holds {}", where, param.name,
                                            gen.values.size(), count));
-            check_generator_args(gen, param, where, test.scalars);
+            check_generator_args(gen, param, where, test.scalars, count);
         }
         if (test.kind == test_kind::example && param.is_output()) {
             auto it = test.expected.find(param.name);
