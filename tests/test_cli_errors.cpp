@@ -322,3 +322,25 @@ TEST_CASE("files that are no files in a home end as its errors, at once: a FIFO,
                                solutions +
                                "/fifo.cu: cannot read the file (missing, not a regular file, or over 1 GiB)\n");
 }
+
+TEST_CASE("a problem.yaml that links out of its folder is judged as read and a dangling one says where it points",
+          "[cli][errors]") {
+    namespace fs = std::filesystem;
+    const temp_dir home("linked-yaml-home");
+    const fs::path folder = home.path() / "problems" / "tiny_sum";
+    fs::create_directories(home.path() / "problems");
+    fs::copy(kTinySum, folder);
+    fs::rename(folder / "problem.yaml", home.path() / "real.yaml");
+    // The reference's runner sees the problem's folder alone: it used to read the link itself and fail,
+    // "reference.cpp: .../problem.yaml: cannot read the file". Now the judge hands it the text it read.
+    fs::create_symlink("../../real.yaml", folder / "problem.yaml");
+    const auto linked = run_gpujudge(
+        {"--home", home.path().string(), "--backend", "host", "submit", "tiny_sum", kCorrectHost, "--no-bench"});
+    INFO(linked.output);
+    CHECK(linked.exit.code == exit_accepted);
+    fs::remove(home.path() / "real.yaml");
+    const auto dangling = run_gpujudge({"--home", home.path().string(), "validate", "tiny_sum"});
+    CHECK(dangling.exit.code == exit_invalid_problem);
+    CHECK(dangling.output == "FAIL  tiny_sum\n  " + (folder / "problem.yaml").string() +
+                                 ": a link to '../../real.yaml', which does not exist\n");
+}

@@ -16,7 +16,7 @@ using clock = std::chrono::steady_clock;
 
 // A runner_process whose "runner" is `script` (sh -c), unsandboxed, on the host backend.
 std::unique_ptr<runner_process> stand_in(const std::string& script, const temp_dir& work) {
-    return std::make_unique<runner_process>("/bin/true", hello_job{"", runner_backend::host, "/", {}}, work.path(),
+    return std::make_unique<runner_process>("/bin/true", hello_job{"", runner_backend::host, "/", "", {}}, work.path(),
                                             4096, std::vector<std::string>{"/bin/sh", "-c", script, "sh"});
 }
 

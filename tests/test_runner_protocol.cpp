@@ -23,11 +23,12 @@ data_set_spec changed_data() {
 }  // namespace
 
 TEST_CASE("every job the judge sends survives its line", "[protocol]") {
-    CHECK(round_trip(hello_job{"ab01", runner_backend::host, "/p", {}}) ==
-          nlohmann::json(hello_job{"ab01", runner_backend::host, "/p", {}}));
+    CHECK(round_trip(hello_job{"ab01", runner_backend::host, "/p", "title: x\n", {}}) ==
+          nlohmann::json(hello_job{"ab01", runner_backend::host, "/p", "title: x\n", {}}));
     const hello_job python{"ab01",
                            runner_backend::device,
                            "/p",
+                           "title: x\n",
                            {"/usr/lib/libpython3.12.so",
                             "/usr",
                             {"/venv/site-packages"},
@@ -93,7 +94,7 @@ TEST_CASE("a line missing a field is an error, not a default", "[protocol]") {
 
 TEST_CASE("an unknown verdict or backend name is an error", "[protocol]") {
     CHECK_THROWS_WITH(nlohmann::json("passed").get<verdict>(), "unknown verdict 'passed'");
-    nlohmann::json hello = hello_job{"ab", runner_backend::device, "/p", {}};
+    nlohmann::json hello = hello_job{"ab", runner_backend::device, "/p", "", {}};
     hello["backend"] = "cloud";
     // nlohmann's enum mapping falls back to its first entry: the protocol's must not.
     CHECK_THROWS(hello.get<hello_job>());

@@ -940,13 +940,19 @@ bool problem_spec::allows(const scalar_values& scalars) const {
 }
 
 problem_spec parse_problem(const std::string& yaml_text, const std::string& display_path) {
-    return spec_parser(display_path).parse(yaml_text);
+    problem_spec spec = spec_parser(display_path).parse(yaml_text);
+    spec.yaml_text = yaml_text;
+    return spec;
 }
 
 problem_spec load_problem(const std::filesystem::path& dir) {
     const auto path = dir / "problem.yaml";
     // A FIFO would block the judge and a device never end: only a regular file of a sane size is read.
     std::error_code error;
+    if (std::filesystem::is_symlink(path, error) && !std::filesystem::exists(path, error))
+        throw spec_error(
+            path.string(), 0,
+            fmt::format("a link to '{}', which does not exist", std::filesystem::read_symlink(path, error).string()));
     if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error))
         throw spec_error(path.string(), 0, "not a regular file");
     if (std::filesystem::is_regular_file(path, error) && std::filesystem::file_size(path, error) > kMaxProblemYamlBytes)

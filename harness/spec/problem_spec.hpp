@@ -88,6 +88,9 @@ struct diagnosis_spec {
 struct problem_spec {
     std::filesystem::path dir;
     std::string yaml_path;  // as shown in messages
+    // The text parsed: what the runner parses too (it may not see a link's target, nor a later edit),
+    // and what caches are keyed by.
+    std::string yaml_text;
     std::string title;
     std::string slug;
     int slug_line = 0;  // load_problem checks the slug against the folder after parsing

@@ -86,7 +86,7 @@ std::string runner_hash(const std::filesystem::path& runner_exe) {
 std::string reference_key(const problem_spec& spec, const judge_context& context, const std::string& device_uuid,
                           const std::filesystem::path& library, const std::vector<std::string>& more = {}) {
     std::vector<std::string> parts{device_uuid, library.filename().string(), runner_hash(context.runner.runner_exe),
-                                   file_hash(spec.dir / "problem.yaml")};
+                                   content_hash({spec.yaml_text})};
     parts.insert(parts.end(), more.begin(), more.end());
     return content_hash(parts);
 }

@@ -22,12 +22,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A problem.yaml in `dir`, a dangling link too: load_problem says what is wrong with it, where the
+// folder would otherwise be no problem at all ("unknown problem ... (known: )").
+bool has_problem_yaml(const fs::path& dir) {
+    std::error_code error;
+    const fs::file_type type = fs::symlink_status(dir / "problem.yaml", error).type();
+    return type != fs::file_type::not_found && type != fs::file_type::none;  // none: no such path (too long, say)
+}
+
 // A problems/ folder that holds a problem (<slug>/problem.yaml): a course's own catalog counts,
 // README.md or not, and an unrelated folder named problems/ does not.
 bool holds_a_problem(const fs::path& problems) {
     std::error_code error;
     for (fs::directory_iterator it(problems, error), end; !error && it != end; it.increment(error))
-        if (fs::exists(it->path() / "problem.yaml", error)) return true;
+        if (has_problem_yaml(it->path())) return true;
     return false;
 }
 
@@ -50,7 +58,7 @@ std::vector<fs::path> list_problems(const fs::path& home) {
         throw usage_error(
             fmt::format("{}: no problems/ folder here (the home is set by --home or GPUJUDGE_HOME)", home.string()));
     for (const auto& entry : fs::directory_iterator(home / "problems"))
-        if (entry.is_directory() && fs::exists(entry.path() / "problem.yaml")) dirs.push_back(entry.path());
+        if (entry.is_directory() && has_problem_yaml(entry.path())) dirs.push_back(entry.path());
     std::sort(dirs.begin(), dirs.end());
     return dirs;
 }
@@ -69,8 +77,7 @@ std::vector<problem_spec> load_catalog(const fs::path& home) {
 std::string problem_version(const problem_spec& spec) {
     std::error_code error;
     const fs::path folder = fs::weakly_canonical(spec.dir, error);
-    return content_hash({"problem version 1", read_file_text(spec.dir / "problem.yaml").value_or(""),
-                         read_file_text(spec.dir / "reference.cpp").value_or(""),
+    return content_hash({"problem version 1", spec.yaml_text, read_file_text(spec.dir / "reference.cpp").value_or(""),
                          (error ? spec.dir : folder).string()});
 }
 
@@ -94,7 +101,7 @@ std::vector<std::string> known_slugs(const fs::path& home) {
 fs::path catalog_problem_dir(const fs::path& home, const std::string& slug) {
     std::error_code error;  // a name too long for a path is simply no problem's name
     const fs::path dir = home / "problems" / slug;
-    if (!slug.empty() && !names_a_path(slug) && fs::exists(dir / "problem.yaml", error)) return dir;
+    if (!slug.empty() && !names_a_path(slug) && has_problem_yaml(dir)) return dir;
     const auto known = known_slugs(home);
     const auto meant = nearest_name(slug, known);
     throw usage_error(fmt::format("unknown problem '{}'{} (known: {})", slug,
@@ -106,7 +113,7 @@ fs::path resolve_problem(const fs::path& home, const std::string& name) {
     // A problem's spec named for its folder (validate problems/x/problem.yaml).
     if (fs::path(name).filename() == "problem.yaml" && fs::is_regular_file(name, error))
         return fs::path(name).parent_path().empty() ? fs::path(".") : fs::path(name).parent_path();
-    const bool folder = fs::exists(fs::path(name) / "problem.yaml", error);
+    const bool folder = has_problem_yaml(name);
     if (names_a_path(name) && folder) return fs::path(name);
     if (names_a_path(name) || !folder) return catalog_problem_dir(home, name);
     try {

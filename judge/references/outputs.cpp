@@ -26,8 +26,7 @@ reference_outputs::reference_outputs(const problem_spec& spec, const std::filesy
       settings_(settings),
       secret_dir_("expected") {
     // The library's file name is already the hash of its source, flags and compiler.
-    problem_key_ = content_hash({read_file_text(spec.dir / "problem.yaml").value_or(""),
-                                 reference_library.filename().string(), kGeneratorVersion});
+    problem_key_ = content_hash({spec.yaml_text, reference_library.filename().string(), kGeneratorVersion});
     std::filesystem::create_directories(cache_dir_);
 }
 

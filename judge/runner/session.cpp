@@ -265,7 +265,7 @@ std::vector<test_report> pending_reports(const problem_spec& spec, const std::ve
 constexpr std::uint64_t kSandboxedRunnerTasks = 4096;
 
 hello_job runner_session::hello_for(const problem_spec& spec, const runner_settings& settings) const {
-    hello_job hello{"", settings.backend, std::filesystem::absolute(spec.dir).string(), {}};
+    hello_job hello{"", settings.backend, std::filesystem::absolute(spec.dir).string(), spec.yaml_text, {}};
     if (settings.sandbox) hello.max_tasks = kSandboxedRunnerTasks;
     if (const auto& python = settings.python) {
         const python_install& install = python->install;

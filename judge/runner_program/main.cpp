@@ -592,6 +592,14 @@ void cap_tasks(std::uint64_t max_tasks) {
         throw std::runtime_error(fmt::format("setrlimit(RLIMIT_NPROC, {}): {}", max_tasks, std::strerror(errno)));
 }
 
+// The problem as the judge parsed it, in its folder: the sandbox may not show a problem.yaml that
+// links out of the folder, nor the text the judge read if it was edited since.
+problem_spec problem_of(const hello_job& hello) {
+    problem_spec spec = parse_problem(hello.problem_yaml, hello.problem_dir + "/problem.yaml");
+    spec.dir = hello.problem_dir;
+    return spec;
+}
+
 void serve(const hello_job& hello, control& in, channel& out) {
     cap_tasks(hello.max_tasks);
     // A runner started for Python starts the interpreter and its imports before the device is
@@ -602,8 +610,8 @@ void serve(const hello_job& hello, control& in, channel& out) {
                                     p.shown, p.imports_triton});
     auto space = open_space(hello.backend, out);
     if (!space) return;
-    session s{load_problem(hello.problem_dir), *space, out, in, shared_outputs::attach(kOutputsFd), std::nullopt,
-              python ? &*python : nullptr,     nullptr};
+    session s{problem_of(hello),           *space, out, in, shared_outputs::attach(kOutputsFd), std::nullopt,
+              python ? &*python : nullptr, nullptr};
     while (auto line = in.next()) {
         const std::string kind = line->at("job").get<std::string>();
         const nlohmann::json& body = line->at("body");
