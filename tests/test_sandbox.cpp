@@ -3,6 +3,7 @@
 // with the judge alive. And the compile's limits. Through the judge and through the binary.
 #include "base/exit_codes.hpp"
 #include "base/file_text.hpp"
+#include "base/printable_text.hpp"
 #include "base/temp_dir.hpp"
 #include "cli_test_support.hpp"
 #include "compile/compiler.hpp"
@@ -378,6 +379,14 @@ TEST_CASE("a submission makes no System V segment or semaphore set, memory that 
     CHECK(result.program_output.find("semget: Operation not permitted") != std::string::npos);
 }
 
+TEST_CASE("a submission takes no file lease and sets no descriptor to signal it", "[sandbox]") {
+    const auto result = judge_fake("leases_and_signals_itself");
+    CHECK(result.overall == verdict::accepted);
+    INFO(result.program_output);
+    for (const std::string what : {"F_SETLEASE", "F_SETOWN", "F_SETSIG", "O_ASYNC", "FIOASYNC"})
+        CHECK(result.program_output.find(what + ": Operation not permitted") != std::string::npos);
+}
+
 TEST_CASE("what solve prints without fflush reaches the report, the line without its newline too", "[sandbox]") {
     const auto result = judge_fake("prints_without_flush");
     REQUIRE(result.overall == verdict::wrong_answer);
@@ -399,6 +408,26 @@ TEST_CASE("control characters in the compiler's diagnostics and in test messages
     CHECK(report.find('\x1b') == std::string::npos);
     CHECK(report.find("\\x1b[32mverdict: accepted") != std::string::npos);
     CHECK(report.find("source   warns\\x1b[2J.cpp\n") != std::string::npos);
+}
+
+TEST_CASE("control characters in what the runner says of a timed run are escaped as they reach the judge",
+          "[sandbox]") {
+    judge_options options;
+    options.tests = select_tests(tiny_sum(), {});
+    options.timing.warmup_s = 0.01;
+    options.timing.min_time_s = 0.05;
+    options.timing.budget_s = 0.2;
+    options.with_baseline = false;
+    judge_context context = sandboxed_context();
+    const auto result =
+        judge_submission(tiny_sum(), kFakes + "forges_escapes_in_a_timed_message.cpp", options, context);
+    REQUIRE(result.overall == verdict::runtime_error);
+    REQUIRE(result.bench);
+    const std::string report = text_report(result, "forges.cpp");
+    INFO(report);
+    CHECK(report.find('\x1b') == std::string::npos);  // the bench table and the reason after the verdict
+    CHECK(report.find("\\x1b[2J\\x1b[Hverdict: \\x1b[32maccepted") != std::string::npos);
+    CHECK(result.reason.find('\x1b') == std::string::npos);  // in the history and a grade's feedback too
 }
 
 TEST_CASE("a compile bomb ends as a compile error that names the file-size limit", "[sandbox][compile]") {

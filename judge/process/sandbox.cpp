@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
@@ -195,6 +196,24 @@ std::optional<std::filesystem::path> find_bwrap() {
     return find_program("bwrap");
 }
 
+namespace {
+
+// Leases and signal-driven I/O. A write lease needs only a descriptor and the file's owner, who is the
+// judge's user inside the sandbox too: a red team's solve leased the problem's files, a cached library
+// and (as root) files of /usr, and every open of them on the machine waited 45 s while the judge's
+// reads failed. A pipe set to signal its owner (F_SETOWN, F_SETSIG, O_ASYNC) made the kernel send the
+// runner SIGSTOP when the judge wrote to it, which the rules on kill() cannot see.
+void deny_leases_and_io_signals(seccomp_filter& filter, std::uint32_t deny) {
+    for (const int command : {F_SETLEASE, F_NOTIFY, F_SETSIG, F_SETOWN, F_SETOWN_EX})
+        filter.add_rule(deny, SCMP_SYS(fcntl), "fcntl", {SCMP_A1(SCMP_CMP_EQ, static_cast<scmp_datum_t>(command))});
+    filter.add_rule(deny, SCMP_SYS(fcntl), "fcntl",
+                    {SCMP_A1(SCMP_CMP_EQ, F_SETFL), SCMP_A2(SCMP_CMP_MASKED_EQ, O_ASYNC, O_ASYNC)});
+    for (const unsigned long request : {FIOASYNC, FIOSETOWN, SIOCSPGRP})
+        filter.add_rule(deny, SCMP_SYS(ioctl), "ioctl", {SCMP_A1(SCMP_CMP_EQ, request)});
+}
+
+}  // namespace
+
 int seccomp_filter_fd(bool system_v_ipc) {
     seccomp_filter filter;
     const std::uint32_t deny = SCMP_ACT_ERRNO(EPERM);
@@ -262,6 +281,7 @@ int seccomp_filter_fd(bool system_v_ipc) {
     // Memory outside every process: a System V segment, queue or semaphore set lives in the sandbox's
     // IPC namespace until the sandbox ends, held by no process: memory no measure of the processes sees.
     if (!system_v_ipc) filter.add_rules(deny, {"shmget", "msgget", "semget"});
+    deny_leases_and_io_signals(filter, deny);
     // Raw packets (the namespace has no network, but a packet socket needs none to exist).
     filter.add_rule(deny, SCMP_SYS(socket), "socket", {SCMP_A0(SCMP_CMP_EQ, AF_PACKET)});
     const int fd = memfd_create("gpujudge-seccomp", MFD_CLOEXEC);

@@ -16,12 +16,6 @@ struct style {
     bool color = false;
 };
 
-// What a program printed, safe to show on a terminal and in JSON: control characters (all but
-// newline and tab; ESC, carriage return, C1 controls such as CSI) and bytes that are not UTF-8
-// become \xNN, so that a submission's output cannot move the cursor, recolour or retitle the
-// terminal, or hide the verdict.
-std::string printable_output(const std::string& text);
-
 void print_submission(std::FILE* out, const problem_spec& spec, const std::filesystem::path& source,
                       const judgement& result, style look);
 

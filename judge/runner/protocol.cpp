@@ -1,6 +1,7 @@
 #include "runner/protocol.hpp"
 
 #include "base/hex_text.hpp"
+#include "base/printable_text.hpp"
 
 #include <stdexcept>
 
@@ -108,7 +109,9 @@ void from_json(const nlohmann::json& in, timing_summary& t) {
     in.at("solve_median_ms").get_to(t.solve_median_ms);
     in.at("host_clock").get_to(t.host_clock);
     in.at("blocking").get_to(t.blocking);
-    in.at("unblocked_because").get_to(t.unblocked_because);
+    // Text from the runner's process, which a submission can write to: escaped where it enters the
+    // judge (a red team's sealed line cleared the screen and drew a forged report).
+    t.unblocked_because = printable_output(in.at("unblocked_because").get<std::string>());
     in.at("solve_charge_ms").get_to(t.solve_charge_ms);
 }
 
@@ -120,7 +123,7 @@ void to_json(nlohmann::json& out, const test_result_message& m) {
 void from_json(const nlohmann::json& in, test_result_message& m) {
     in.at("test").get_to(m.test);
     in.at("verdict").get_to(m.result);
-    in.at("message").get_to(m.message);
+    m.message = printable_output(in.at("message").get<std::string>());  // as unblocked_because
     in.at("wall_ms").get_to(m.wall_ms);
     if (in.contains("timing")) m.timing = in.at("timing").get<timing_summary>();
     if (in.contains("cause")) m.cause = in.at("cause").get<cause_kind>();

@@ -2,6 +2,7 @@
 
 #include "base/file_text.hpp"
 #include "base/json_text.hpp"
+#include "base/printable_text.hpp"
 #include "base/problem_error.hpp"
 #include "checks/test_data.hpp"
 #include "process/sandbox.hpp"
@@ -535,7 +536,7 @@ runner_session::job_end runner_session::run_job(const nlohmann::json& line,
             }
             if (kind == event::fatal) {
                 end.kind = job_end::how::fatal;
-                end.message = body.at("message").get<std::string>();
+                end.message = printable_output(body.at("message").get<std::string>());  // see protocol.cpp
                 stop(true);
                 return end;
             }

@@ -1,0 +1,13 @@
+#pragma once
+// Text from outside the judge (what a program printed, what its runner says, a compiler's words),
+// safe to show on a terminal and in JSON.
+#include <string>
+
+namespace gpujudge {
+
+// Control characters (all but newline and tab; ESC, carriage return, C1 controls such as CSI) and
+// bytes that are not UTF-8 become \xNN, so that a submission's output cannot move the cursor,
+// recolour or retitle the terminal, or hide the verdict. Escaping twice changes nothing.
+std::string printable_output(const std::string& text);
+
+}  // namespace gpujudge
