@@ -65,6 +65,18 @@ TEST_CASE("an unknown problem is a usage error in every command, validate includ
     }
 }
 
+TEST_CASE("grade without its folder says the folder is required, not to check the environment", "[cli][errors]") {
+    // absolute("") threw first: "filesystem error: cannot make absolute path", exit 13.
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"grade"}, {"grade", ""}}) {
+        const auto result = run_gpujudge(args);
+        CHECK(result.exit.code == exit_usage);
+        CHECK(result.output == "gpujudge: grade: the class folder is required (<dir>/<student>/<problem>.cu)\n");
+    }
+    const auto collect = run_gpujudge({"grade", "--collect", ""});
+    CHECK(collect.exit.code == exit_usage);
+    CHECK(collect.output == "gpujudge: --collect: a run folder is required (see gpujudge --help)\n");
+}
+
 TEST_CASE("a file whose name starts with a dash is told how to name it, not only that the source is missing",
           "[cli][errors]") {
     const auto dir = scratch("dash");

@@ -542,7 +542,10 @@ TEST_CASE("grade without a GPU stops before judging anyone, exit 6, and a GPU na
     const auto named_twice = twice.grade({"--gpus", "0,1,0", "--no-bench"});
     CHECK(named_twice.exit.code == exit_usage);
     CHECK(contains(named_twice.output, "gpujudge: --gpus: GPU 0 is named twice (one worker per GPU)\n"));
-    CHECK_FALSE(std::filesystem::exists(twice.run() / "gradebook.db"));
+    // Refused before the run folder is claimed: one left with its notes and no gradebook refused every
+    // later grade into it ("holds other files and no gradebook").
+    CHECK_FALSE(std::filesystem::exists(twice.run()));
+    CHECK(twice.grade({"--no-bench"}).exit.code == exit_accepted);
 
     // A GPU that nvidia-smi does not list (here a stand-in listing two) would judge nothing.
     class_folder unlisted("grade_gpu_unlisted", kFixtures, "device");
@@ -551,7 +554,7 @@ TEST_CASE("grade without a GPU stops before judging anyone, exit 6, and a GPU na
     const auto beyond = unlisted.grade({"--gpus", "1,9", "--no-bench"}, {unlisted.path()});
     CHECK(beyond.exit.code == exit_usage);
     CHECK(contains(beyond.output, "gpujudge: --gpus: GPU 9 is not among the 2 that nvidia-smi lists (0, 1)\n"));
-    CHECK_FALSE(std::filesystem::exists(unlisted.run() / "gradebook.db"));
+    CHECK_FALSE(std::filesystem::exists(unlisted.run()));
 
     if (!nvidia_gpus().empty()) {
         WARN("skipped: this machine has a GPU");
@@ -738,6 +741,41 @@ TEST_CASE("grade: files and folders gone from the class leave the gradebook and 
     CHECK(contains(cls.file("summary.md"), "| tiny_sum | 3 | 3 | 0 | 0 |"));
     CHECK_FALSE(contains(cls.file("summary.md"), "gina/"));
     CHECK(contains(cls.file("summary.md"), "- carol/: empty_folder"));
+}
+
+TEST_CASE("grade: a folder that cannot be listed is no empty folder, and no row judged before is removed", "[grade]") {
+    class_folder cls("grade_unlisted");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    cls.hand_in("bob", "tiny_sum.cpp", "off_by_one");
+    REQUIRE(cls.grade({"--no-bench"}).exit.code == exit_accepted);
+    // Without the capabilities that let root read any folder, a folder of mode 000 is what an NFS
+    // error or another owner's folder is to a grader: one that cannot be listed.
+    const std::vector<std::string> unprivileged{"setpriv", "--bounding-set=-dac_override,-dac_read_search"};
+    const auto grade_unprivileged = [&] {
+        std::vector<std::string> all = cls.argv({"--no-bench"});
+        all.insert(all.begin(), unprivileged.begin(), unprivileged.end());
+        return run_command(all, std::chrono::seconds(600));
+    };
+    std::filesystem::permissions(cls.dir() / "bob", std::filesystem::perms::none);
+    const auto student = grade_unprivileged();
+    std::filesystem::permissions(cls.dir() / "bob", std::filesystem::perms::owner_all);
+    INFO(student.output);
+    CHECK(student.exit.code == exit_accepted);
+    CHECK(
+        contains(student.output, "0 to judge, 1 unchanged, 0 judged under another name, 1 not submissions, 0 removed"));
+    const auto rows = cls.rows();
+    CHECK(rows.at("bob/tiny_sum.cpp").status == "wrong_answer");  // kept, as judged before
+    CHECK(rows.at("bob/").status == "unreadable");
+    CHECK(rows.at("bob/").reason ==
+          "the student folder cannot be listed (Permission denied): its rows judged before are kept");
+
+    std::filesystem::permissions(cls.dir(), std::filesystem::perms::none);
+    const auto whole = grade_unprivileged();
+    std::filesystem::permissions(cls.dir(), std::filesystem::perms::owner_all);
+    CHECK(whole.exit.code == exit_environment);
+    CHECK(whole.output == "gpujudge: grade: " + cls.dir().string() +
+                              ": the class folder cannot be listed (Permission denied); nothing was changed\n");
+    CHECK(cls.rows().size() == 3);
 }
 
 TEST_CASE("a grade with timing times what an earlier --no-bench grade accepted", "[grade]") {

@@ -21,10 +21,11 @@ bool hidden(const std::filesystem::path& path) {
     return name.empty() || name.front() == '.';
 }
 
-// The visible entries of a folder, sorted by name; none when it cannot be read (it disappeared).
-std::vector<std::filesystem::path> listing(const std::filesystem::path& dir, const std::filesystem::path& skip) {
+// The visible entries of a folder, sorted by name, and `error` when it could not be listed whole (no
+// permission, an NFS or I/O error): that is no empty folder, whose rows a grade would remove.
+std::vector<std::filesystem::path> listing(const std::filesystem::path& dir, const std::filesystem::path& skip,
+                                           std::error_code& error) {
     std::vector<std::filesystem::path> found;
-    std::error_code error;
     for (std::filesystem::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
         std::error_code same_error;
         if (hidden(it->path()) || (!skip.empty() && std::filesystem::equivalent(it->path(), skip, same_error)))
@@ -102,7 +103,11 @@ std::vector<class_entry> scan_class(const std::filesystem::path& dir, const std:
         throw usage_error(fmt::format("{}: not a folder of student folders", dir.string()));
     const auto extensions = source_extensions(host_backend);
     std::vector<class_entry> entries;
-    for (const auto& student_dir : listing(dir, skip)) {
+    const auto students = listing(dir, skip, error);
+    if (error)
+        throw environment_error(fmt::format("grade: {}: the class folder cannot be listed ({}); nothing was changed",
+                                            dir.string(), error.message()));
+    for (const auto& student_dir : students) {
         const std::string student = student_dir.filename().string();
         if (std::filesystem::is_symlink(student_dir, error)) {
             entries.push_back({student, student, "", student_dir, grade_status::not_a_source,
@@ -114,8 +119,12 @@ std::vector<class_entry> scan_class(const std::filesystem::path& dir, const std:
                 {student, student, "", student_dir, grade_status::not_a_source, "a file outside any student folder"});
             continue;
         }
-        const auto files = listing(student_dir, {});
-        if (files.empty())
+        const auto files = listing(student_dir, {}, error);
+        if (error)
+            entries.push_back({student + "/", student, "", student_dir, grade_status::unreadable,
+                               fmt::format("the student folder cannot be listed ({}): its rows judged before are kept",
+                                           error.message())});
+        else if (files.empty())
             entries.push_back({student + "/", student, "", student_dir, grade_status::empty_folder,
                                "the student folder holds no submission"});
         for (const auto& file : files) entries.push_back(entry_for(dir, file, student, problems, extensions));

@@ -122,9 +122,11 @@ grade_plan plan_grade(const plan_request& request, gradebook& book) {
     grade_plan plan;
     std::map<std::string, std::string> refused;
     std::set<std::string> present;
+    std::vector<std::string> unlisted;  // student folders that could not be listed: "bob/"
     for (auto& entry :
          scan_class(request.class_dir, problem_slugs(request.home), request.host_backend, request.run_dir)) {
         present.insert(entry.file);
+        if (entry.status == grade_status::unreadable && entry.problem.empty()) unlisted.push_back(entry.file);
         if (!entry.status.empty()) {
             ++plan.not_submissions;
             if (!request.retry_failed) book.store(bare_row(entry));
@@ -158,8 +160,12 @@ grade_plan plan_grade(const plan_request& request, gradebook& book) {
         plan_submission(request, book, std::move(job), plan);
     }
     // After the plan: a renamed file's old row has lent its judgement to the new name.
+    const auto in_unlisted = [&](const std::string& file) {
+        return std::any_of(unlisted.begin(), unlisted.end(),
+                           [&](const std::string& folder) { return file.rfind(folder, 0) == 0; });
+    };
     for (const auto& row : book.rows())
-        if (!present.count(row.file)) {
+        if (!present.count(row.file) && !in_unlisted(row.file)) {
             book.remove(row.file);
             ++plan.removed;
         }

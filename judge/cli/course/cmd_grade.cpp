@@ -227,7 +227,6 @@ bool lies_within(const std::filesystem::path& inner, const std::filesystem::path
 
 // What makes a grade request wrong before anything is made: a run folder, a gradebook, a Slurm job.
 void check_request(const grade_options& opts, const std::filesystem::path& run, const std::filesystem::path& home) {
-    if (opts.class_dir.empty()) throw usage_error("grade: the class folder is required (<dir>/<student>/<problem>.cu)");
     // A second folder (a student's file typed after the class) would reach sbatch as its job script.
     for (const auto& extra : opts.cluster.extra)
         if (extra.empty() || extra.front() != '-')
@@ -258,12 +257,15 @@ void check_request(const grade_options& opts, const std::filesystem::path& run, 
 
 int grade(cli_context& context, grade_options& opts) {
     const bool host = context.judge.runner.backend == runner_backend::host;
+    // Before the run folder is named: the path of "" cannot be made absolute.
+    if (opts.class_dir.empty()) throw usage_error("grade: the class folder is required (<dir>/<student>/<problem>.cu)");
     const auto run = run_folder(opts);
     check_request(opts, run, context.judge.home);
+    local_settings local;
+    // Before the run folder is claimed: a folder claimed and left without a gradebook refused every later grade.
+    local.gpus = worker_gpus(opts.gpus, host);
     const run_folder_claim claim(run, opts.class_dir, context.judge.home);  // until the reports are written
     hide_grade_folders(context.judge, opts.class_dir, run);
-    local_settings local;
-    local.gpus = worker_gpus(opts.gpus, host);
     gradebook book(run / "gradebook.db");
     remember_grade_run(run);  // serve's Leaderboard shows the latest grade
     plan_request request{opts.class_dir, run, context.judge.home, host, opts.rejudge, opts.retry_failed,
@@ -334,7 +336,8 @@ command_action define_grade(CLI::App& command) {
     command.add_option("--tasks", opts->cluster.tasks, "Tasks of the job array (default: one per 8 submissions)")
         ->check(CLI::Range(1, 100000));  // PositiveNumber's message names a number 300 digits long
     command.add_flag("--no-wait", opts->no_wait, "Submit the job array and return (then: grade --collect <run>)");
-    command.add_option("--collect", opts->collect, "Wait for a run's Slurm job and merge it into its gradebook");
+    command.add_option("--collect", opts->collect, "Wait for a run's Slurm job and merge it into its gradebook")
+        ->check([](const std::string& run) { return run.empty() ? std::string("a run folder is required") : ""; });
     command.add_option("--task", opts->task, "(inside a Slurm task) judge this task's slice of a manifest")->group("");
     command.add_option("sbatch_args", opts->cluster.extra, "After --: more options for sbatch");
     return [opts](cli_context& context) {
