@@ -77,6 +77,17 @@ TEST_CASE("grade without its folder says the folder is required, not to check th
     CHECK(collect.output == "gpujudge: --collect: a run folder is required (see gpujudge --help)\n");
 }
 
+TEST_CASE("output that cannot be written is the machine's fault, exit 13, in every command", "[cli][errors]") {
+    // A --json into a full disk left an empty file and exit 0; history's said "internal error".
+    for (const std::string command : {"list", "history --json", "show tiny_sum"}) {
+        INFO(command);
+        const auto result = run_command({"sh", "-c", kBin + " --home " + kFixtures + " " + command + " > /dev/full"},
+                                        std::chrono::seconds(60));
+        CHECK(result.exit.code == exit_environment);
+        CHECK(contains(result.output, "No space left on device"));
+    }
+}
+
 TEST_CASE("a file whose name starts with a dash is told how to name it, not only that the source is missing",
           "[cli][errors]") {
     const auto dir = scratch("dash");

@@ -778,6 +778,21 @@ TEST_CASE("grade: a folder that cannot be listed is no empty folder, and no row 
     CHECK(cls.rows().size() == 3);
 }
 
+TEST_CASE("grade: a gradebook the disk cannot take is the machine's fault, exit 13, not an internal error", "[grade]") {
+    class_folder cls("grade_disk_full");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    std::string line = "trap '' XFSZ; ulimit -f 12; exec";  // 12 KiB: the gradebook's first pages fail
+    for (const auto& arg : cls.argv({"--no-bench"})) line += " '" + arg + "'";
+    const auto full = run_command({"sh", "-c", line}, std::chrono::seconds(600));
+    INFO(full.output);
+    CHECK(full.exit.code == exit_environment);
+    CHECK(contains(full.output, "gpujudge: " + (cls.run() / "gradebook.db").string() + ": gradebook: disk I/O error "));
+    CHECK(contains(full.output,
+                   "(a full disk or quota, a file that cannot be written, or a lock another program "
+                   "holds: a fault of the machine, not of gpujudge)\n"));
+    CHECK_FALSE(contains(full.output, "internal error"));
+}
+
 TEST_CASE("a grade with timing times what an earlier --no-bench grade accepted", "[grade]") {
     class_folder cls("grade_time_later");
     cls.hand_in("alice", "tiny_sum.cpp", "correct");

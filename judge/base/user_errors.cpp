@@ -6,13 +6,21 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <filesystem>
+#include <system_error>
 
 namespace gpujudge {
 
 bool machine_error(const std::exception& error) {
-    return dynamic_cast<const environment_error*>(&error) ||
-           dynamic_cast<const std::filesystem::filesystem_error*>(&error);
+    if (dynamic_cast<const environment_error*>(&error) ||
+        dynamic_cast<const std::filesystem::filesystem_error*>(&error))
+        return true;
+    // A write that failed for want of room or of a working disk (fmt's print into a full disk).
+    const auto* system = dynamic_cast<const std::system_error*>(&error);
+    if (!system) return false;
+    const int code = system->code().value();
+    return code == ENOSPC || code == EDQUOT || code == EIO || code == EFBIG || code == EROFS;
 }
 
 int report_current_exception() {

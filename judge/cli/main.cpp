@@ -16,6 +16,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <map>
 
@@ -153,6 +156,9 @@ int run_parsed(const std::map<CLI::App*, command_action>& actions, const global_
         if (!command->parsed()) continue;
         const int exit = action(context);
         if (global.timings || global.verbose) fmt::print(stderr, "timings: {}\n", context.judge.timings.summary());
+        // What stdout still buffers, written: a --json into a full disk left an empty file and exit 0.
+        if (std::fflush(stdout) != 0 || std::ferror(stdout))
+            throw environment_error(fmt::format("cannot write the output: {}", std::strerror(errno)));
         return exit;
     }
     return exit_usage;  // unreachable: require_subcommand(1)

@@ -1,6 +1,7 @@
 #include "grade/gradebook.hpp"
 
 #include "base/file_text.hpp"
+#include "base/user_errors.hpp"
 #include "checks/verdict.hpp"
 #include "history/database.hpp"
 #include "history/sql_statement.hpp"
@@ -49,12 +50,8 @@ grade_row row_at(const sql_statement& q) {
 }
 
 void execute(sqlite3* db, const char* sql) {
-    char* message = nullptr;
-    if (sqlite3_exec(db, sql, nullptr, nullptr, &message) != SQLITE_OK) {
-        const std::string text = message ? message : "unknown error";
-        sqlite3_free(message);
-        throw std::runtime_error(fmt::format("gradebook: {}", text));
-    }
+    if (const int status = sqlite3_exec(db, sql, nullptr, nullptr, nullptr); status != SQLITE_OK)
+        throw_sql_error("gradebook", db, status);
 }
 
 // Whether the table `rows` has the column `name`.
@@ -171,7 +168,9 @@ gradebook::gradebook(const std::filesystem::path& path, access mode) : columns_(
         }
     } catch (const std::exception& error) {
         sqlite3_close(db_);
-        throw std::runtime_error(fmt::format("{}: {}", path.string(), error.what()));
+        const std::string message = fmt::format("{}: {}", path.string(), error.what());
+        if (machine_error(error)) throw environment_error(message);  // a full disk stays the machine's
+        throw std::runtime_error(message);
     }
 }
 

@@ -1,14 +1,34 @@
 #include "history/sql_statement.hpp"
 
+#include "base/user_errors.hpp"
+
 #include <fmt/format.h>
 
 #include <stdexcept>
 
 namespace gpujudge {
 
+void throw_sql_error(const char* what, sqlite3* db, int status) {
+    const std::string message = fmt::format("{}: {}", what, sqlite3_errmsg(db));
+    switch (status & 0xff) {  // the primary code of an extended one
+        case SQLITE_FULL:
+        case SQLITE_IOERR:
+        case SQLITE_CANTOPEN:
+        case SQLITE_READONLY:
+        case SQLITE_PERM:
+        case SQLITE_BUSY:
+        case SQLITE_LOCKED:
+            throw environment_error(message +
+                                    " (a full disk or quota, a file that cannot be written, or a lock "
+                                    "another program holds: a fault of the machine, not of gpujudge)");
+        default:
+            throw std::runtime_error(message);
+    }
+}
+
 sql_statement::sql_statement(const char* what, sqlite3* db, const std::string& sql) : db_(db), what_(what) {
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK)
-        throw std::runtime_error(fmt::format("{}: {}", what_, sqlite3_errmsg(db)));
+    if (const int status = sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr); status != SQLITE_OK)
+        throw_sql_error(what_, db, status);
 }
 
 sql_statement::~sql_statement() {
@@ -37,8 +57,7 @@ sql_statement& sql_statement::bind_null(int index) {
 
 bool sql_statement::step() {
     const int status = sqlite3_step(stmt_);
-    if (status != SQLITE_ROW && status != SQLITE_DONE)
-        throw std::runtime_error(fmt::format("{}: {}", what_, sqlite3_errmsg(db_)));
+    if (status != SQLITE_ROW && status != SQLITE_DONE) throw_sql_error(what_, db_, status);
     return status == SQLITE_ROW;
 }
 

@@ -7,6 +7,11 @@
 
 namespace gpujudge {
 
+// Throws "<what>: <SQLite's message>" for `status`: an environment_error where the machine is at
+// fault (a full disk or quota, an I/O error, a file it may not write or open, a lock held by
+// another program), exit 13; a std::runtime_error otherwise.
+[[noreturn]] void throw_sql_error(const char* what, sqlite3* db, int status);
+
 class sql_statement {
 public:
     // Throws std::runtime_error("<what>: <SQLite's message>") when the SQL does not prepare; `what`
