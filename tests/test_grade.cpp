@@ -793,6 +793,19 @@ TEST_CASE("grade: a gradebook the disk cannot take is the machine's fault, exit 
     CHECK_FALSE(contains(full.output, "internal error"));
 }
 
+TEST_CASE("rows a grade judged without the sandbox are judged again by a grade with it", "[grade]") {
+    // Code that ran unconfined could have written the gradebook itself: a later grade took its rows as
+    // unchanged.
+    class_folder cls("grade_unconfined");
+    cls.hand_in("alice", "tiny_sum.cpp", "correct");
+    const auto unconfined = cls.grade({"--no-bench", "--no-sandbox"});
+    INFO(unconfined.output);
+    CHECK(contains(unconfined.output, "(a grade's rows are, marked: a grade with the sandbox judges them again)"));
+    CHECK(contains(unconfined.output, "1 to judge, 0 unchanged"));
+    CHECK(contains(cls.grade({"--no-bench"}).output, "1 to judge, 0 unchanged"));
+    CHECK(contains(cls.grade({"--no-bench"}).output, "0 to judge, 1 unchanged"));
+}
+
 TEST_CASE("a grade with timing times what an earlier --no-bench grade accepted", "[grade]") {
     class_folder cls("grade_time_later");
     cls.hand_in("alice", "tiny_sum.cpp", "correct");

@@ -149,7 +149,8 @@ int run_parsed(const std::map<CLI::App*, command_action>& actions, const global_
     if (global.no_sandbox)  // an unconfined submission could have written the history: keep nothing of it
         fmt::print(stderr,
                    "gpujudge: warning: --no-sandbox: submissions run unconfined, with your rights over your files; "
-                   "the history is not used, results are not kept\n");
+                   "the history is not used, results are not kept (a grade's rows are, marked: a grade with the "
+                   "sandbox judges them again)\n");
     else
         open_history(results, context);
     for (const auto& [command, action] : actions) {

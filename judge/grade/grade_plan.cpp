@@ -134,7 +134,9 @@ grade_plan plan_grade(const plan_request& request, gradebook& book) {
         }
         const problem_spec* spec = spec_of(request, entry.problem, plan, refused);
         const auto [source_hash, file_hash] = submission_hashes(entry.path);
-        grade_job job{entry, source_hash, spec ? problem_files_hash(spec->dir) : "", file_hash};
+        std::string spec_hash = spec ? problem_files_hash(spec->dir) : "";
+        if (request.unconfined) spec_hash = content_hash({spec_hash, "judged without the sandbox"});
+        grade_job job{entry, source_hash, spec_hash, file_hash};
         if (!spec) {
             auto& invalid = plan.invalid[entry.problem];
             invalid.error = refused.at(entry.problem);

@@ -23,6 +23,9 @@ struct plan_request {
     bool retry_failed = false;   // judge only what a failed Slurm task (or the judge) left unjudged
     bool timed = true;           // with timed runs: an accepted row judged without them is judged again
     std::set<std::string> gpus;  // the GPU models the judging runs on; empty: any seen before
+    // --no-sandbox: its rows are keyed apart, so that a sandboxed grade judges them again (code that ran
+    // unconfined could have written the gradebook itself).
+    bool unconfined = false;
 };
 
 struct grade_plan {

@@ -270,6 +270,7 @@ int grade(cli_context& context, grade_options& opts) {
     remember_grade_run(run);  // serve's Leaderboard shows the latest grade
     plan_request request{opts.class_dir, run, context.judge.home, host, opts.rejudge, opts.retry_failed,
                          !opts.no_bench, {}};
+    request.unconfined = !context.judge.runner.sandbox;
     const auto names = listed_gpus();
     if (host) request.gpus = {"host"};
     for (const int gpu : local.gpus) {
