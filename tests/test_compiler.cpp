@@ -539,6 +539,28 @@ TEST_CASE("a UTF-16 source, as Windows editors save one, is refused with what to
           (space.sources.path() / "big.cpp").string() + ": the file is UTF-16: save it as UTF-8\n");
 }
 
+TEST_CASE("a Python file Python would not read is refused with its name and line, not the judge's copy's",
+          "[compiler]") {
+    workspace space;
+    const std::string body = "def solve(input, output, N):\n    output[0] = input[:N].sum()\n";
+    // Python said: "invalid or missing encoding declaration for '/judge/lib/<hash>.py'", and no line.
+    const fs::path latin = space.write("latin.py", "import torch\n# caf\xe9\n" + body);
+    const compile_result refused = compile_solution(tiny_sum(), latin, space.settings);
+    CHECK(refused.source_refused);
+    CHECK(refused.diagnostics == latin.string() +
+                                     ":2: the file is not UTF-8 (byte 0xe9): save it as UTF-8, or declare its "
+                                     "encoding on its first line (# -*- coding: latin-1 -*-)\n");
+    const fs::path nul = space.write("nul.py", std::string("# \0\n", 4) + body);
+    CHECK(compile_solution(tiny_sum(), nul, space.settings).diagnostics ==
+          nul.string() + ": not a source file: it holds NUL bytes\n");
+    // Declared (PEP 263), or UTF-8: Python's to read.
+    CHECK(compile_solution(tiny_sum(), space.write("declared.py", "# -*- coding: latin-1 -*-\n# caf\xe9\n" + body),
+                           space.settings)
+              .ok);
+    CHECK(
+        compile_solution(tiny_sum(), space.write("utf8.py", "# caf\xc3\xa9 \xe2\x9c\x93\n" + body), space.settings).ok);
+}
+
 TEST_CASE("read_file_text reads regular files alone: a FIFO and a device give nothing, at once", "[compiler]") {
     const temp_dir work("file-text");
     const fs::path fifo = work.path() / "fifo";

@@ -480,7 +480,8 @@ TEST_CASE("CLI: run is sandboxed, and --no-sandbox warns and keeps nothing in th
     const auto open = gpujudge_env(env, {"--backend", "host", "--no-sandbox", "run", "tiny_sum", fake});
     CHECK(open.exit.code == exit_accepted);
     CHECK(open.output.rfind("gpujudge: warning: --no-sandbox: submissions run unconfined, with your rights over your "
-                            "files; the history is not used, results are not kept\n",
+                            "files; the history is not used, results are not kept (a grade's rows are, marked: a "
+                            "grade with the sandbox judges them again)\n",
                             0) == 0);
     CHECK_FALSE(std::filesystem::exists(data.path() / "history.db"));
 }

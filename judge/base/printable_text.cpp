@@ -4,28 +4,38 @@
 
 namespace gpujudge {
 
+namespace {
+
+// The length of the UTF-8 sequence of two bytes or more at `i`: its length from the lead byte,
+// continuation bytes 10xxxxxx, no overlong two-byte forms; 0 where there is none.
+std::size_t multibyte_at(const std::string& text, std::size_t i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const std::size_t length = byte >= 0xc2 && byte <= 0xdf   ? 2
+                               : byte >= 0xe0 && byte <= 0xef ? 3
+                               : byte >= 0xf0 && byte <= 0xf4 ? 4
+                                                              : 0;
+    if (length == 0 || i + length > text.size()) return 0;
+    for (std::size_t k = 1; k < length; ++k)
+        if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return 0;
+    return length;
+}
+
+}  // namespace
+
 std::string printable_output(const std::string& text) {
     std::string out;
     out.reserve(text.size());
-    const auto escape = [&](unsigned char byte) { out += fmt::format("\\x{:02x}", byte); };
     for (std::size_t i = 0; i < text.size();) {
         const auto byte = static_cast<unsigned char>(text[i]);
         if (byte == '\n' || byte == '\t' || (byte >= 0x20 && byte < 0x7f)) {
             out += text[i++];
             continue;
         }
-        // A UTF-8 sequence: its length from the lead byte, continuation bytes 10xxxxxx, no overlong
-        // two-byte forms; C1 controls (U+0080..U+009F, C2 80..C2 9F) are escaped as bytes.
-        const std::size_t length = byte >= 0xc2 && byte <= 0xdf   ? 2
-                                   : byte >= 0xe0 && byte <= 0xef ? 3
-                                   : byte >= 0xf0 && byte <= 0xf4 ? 4
-                                                                  : 0;
-        bool valid = length > 0 && i + length <= text.size();
-        for (std::size_t k = 1; valid && k < length; ++k)
-            valid = (static_cast<unsigned char>(text[i + k]) & 0xc0) == 0x80;
-        if (valid && byte == 0xc2 && static_cast<unsigned char>(text[i + 1]) < 0xa0) valid = false;
-        if (!valid) {
-            escape(byte);
+        std::size_t length = multibyte_at(text, i);
+        // C1 controls (U+0080..U+009F, C2 80..C2 9F) are escaped as bytes.
+        if (length == 2 && byte == 0xc2 && static_cast<unsigned char>(text[i + 1]) < 0xa0) length = 0;
+        if (length == 0) {
+            out += fmt::format("\\x{:02x}", byte);
             ++i;
             continue;
         }
@@ -33,6 +43,19 @@ std::string printable_output(const std::string& text) {
         i += length;
     }
     return out;
+}
+
+std::optional<std::size_t> first_non_utf8(const std::string& text) {
+    for (std::size_t i = 0; i < text.size();) {
+        if (static_cast<unsigned char>(text[i]) < 0x80) {
+            ++i;
+            continue;
+        }
+        const std::size_t length = multibyte_at(text, i);
+        if (length == 0) return i;
+        i += length;
+    }
+    return std::nullopt;
 }
 
 }  // namespace gpujudge

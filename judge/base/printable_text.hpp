@@ -1,6 +1,8 @@
 #pragma once
 // Text from outside the judge (what a program printed, what its runner says, a compiler's words),
 // safe to show on a terminal and in JSON.
+#include <cstddef>
+#include <optional>
 #include <string>
 
 namespace gpujudge {
@@ -9,5 +11,8 @@ namespace gpujudge {
 // bytes that are not UTF-8 become \xNN, so that a submission's output cannot move the cursor,
 // recolour or retitle the terminal, or hide the verdict. Escaping twice changes nothing.
 std::string printable_output(const std::string& text);
+
+// Where the first byte that is not part of UTF-8 lies, if one does.
+std::optional<std::size_t> first_non_utf8(const std::string& text);
 
 }  // namespace gpujudge

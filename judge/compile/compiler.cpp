@@ -3,6 +3,7 @@
 #include "base/content_hash.hpp"
 #include "base/file_text.hpp"
 #include "base/machine_memory.hpp"
+#include "base/printable_text.hpp"
 #include "base/regex_line.hpp"
 #include "base/temp_dir.hpp"
 #include "base/user_errors.hpp"
@@ -497,13 +498,41 @@ std::string forced_header(const problem_spec& spec, const std::string& function)
 // A Python solution is "compiled" by the runner, which imports it (runner_program/python_host.hpp). Here
 // it is copied into the cache under its content's hash, so that what runs is what was hashed, whatever
 // happens to the learner's file meanwhile.
+namespace {
+
+// PEP 263: a comment on the first or second line that names the file's encoding.
+bool declares_coding(const std::string& text) {
+    static const std::regex coding(R"(^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+)");
+    std::istringstream lines(text);
+    std::string line;
+    for (int n = 0; n < 2 && std::getline(lines, line); ++n)
+        if (std::regex_search(regex_line(line), coding)) return true;
+    return false;
+}
+
+// Why Python would not read `text`: it named the judge's copy of the file in its error, and no line.
+std::optional<std::string> python_text_refused(const std::filesystem::path& source, const std::string& text) {
+    if (const auto utf16 = utf16_source(source, text)) return utf16;
+    if (text.find('\0') != std::string::npos)
+        return fmt::format("{}: not a source file: it holds NUL bytes", source.string());
+    const auto bad = first_non_utf8(text);
+    if (!bad || declares_coding(text)) return std::nullopt;
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(*bad), '\n');
+    return fmt::format(
+        "{}:{}: the file is not UTF-8 (byte 0x{:02x}): save it as UTF-8, or declare its encoding "
+        "on its first line (# -*- coding: latin-1 -*-)",
+        source.string(), line, static_cast<unsigned char>(text[*bad]));
+}
+
+}  // namespace
+
 compile_result stage_python(const std::filesystem::path& source, const compiler_settings& settings) {
     compile_result result;
     const auto dir = settings.cache_dir / "lib";
     std::filesystem::create_directories(dir);
     const auto text = read_file_text(source);
     if (text) result.source_hash = content_hash({*text});  // refused or not: which bytes were read
-    const auto refused = text ? utf16_source(source, *text) : cannot_read(source);
+    const auto refused = text ? python_text_refused(source, *text) : cannot_read(source);
     if (refused) {
         result.diagnostics = *refused + "\n";
         result.source_refused = true;
