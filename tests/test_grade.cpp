@@ -670,7 +670,21 @@ TEST_CASE("grade writes each file's feedback: what submit would print, lent with
     CHECK(again.exit.code == exit_accepted);
     CHECK(feedback("bob/tiny_sum.cpp") == bob);  // unchanged: not judged again, its feedback kept
     CHECK_FALSE(std::filesystem::exists(cls.run() / "feedback" / "erin" / "notes.txt.txt"));
-    CHECK(contains(feedback("erin"), "status: empty_folder\n"));
+    CHECK(contains(feedback("erin/erin"), "status: empty_folder\n"));
+}
+
+TEST_CASE("grade: an empty folder's feedback and a student's named like it do not collide", "[grade]") {
+    class_folder cls("grade_feedback_names");
+    std::filesystem::create_directories(cls.dir() / "kate");
+    cls.hand_in("kate.txt", "tiny_sum.cpp", "correct");  // its feedback folder was kate's file's name
+    std::ofstream(cls.dir() / "loose.cpp") << "// outside any student folder\n";
+    const auto graded = cls.grade({"--no-bench"});
+    INFO(graded.output);
+    CHECK(graded.exit.code == exit_accepted);
+    CHECK_FALSE(contains(graded.output, "no feedback for"));
+    CHECK(contains(cls.file("feedback/kate/kate.txt"), "status: empty_folder\n"));
+    CHECK(contains(cls.file("feedback/kate.txt/tiny_sum.cpp.txt"), "verdict: accepted"));
+    CHECK(contains(cls.file("feedback/loose.cpp/loose.cpp.txt"), "status: not_a_source\n"));
 }
 
 TEST_CASE("grade: a compile error's reason is the compiler's first error line, not its 'In function' line", "[grade]") {

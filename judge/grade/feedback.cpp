@@ -42,6 +42,9 @@ std::string feedback_text(const grade_row& row) {
 std::optional<std::filesystem::path> feedback_file(const std::filesystem::path& run, const grade_row& row) {
     std::string key = row.file;
     while (!key.empty() && key.back() == '/') key.pop_back();  // an empty folder's row, "carol/"
+    // A row of the class folder's own entries (an empty folder, a link, a loose file) in a folder of its
+    // name, as each student's files: "kate.txt" beside a student folder "kate.txt" took its place.
+    if (key.find('/') == std::string::npos) key += "/" + key;
     std::filesystem::path relative = std::filesystem::path(key + ".txt").lexically_normal();
     if (key.empty() || relative.is_absolute() || *relative.begin() == "..") return std::nullopt;
     // A name near NAME_MAX (255 bytes) leaves no room for ".txt" and the write's temporary suffix.
