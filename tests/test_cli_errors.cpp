@@ -88,6 +88,26 @@ TEST_CASE("output that cannot be written is the machine's fault, exit 13, in eve
     }
 }
 
+TEST_CASE("a compile stopped by the file-size limit gpujudge runs under is the machine's fault, not the source's",
+          "[cli][errors]") {
+    // The compiler gets the lower of its own limit and the judge's: a correct file was a compile_error
+    // that named "1024 MiB", and a fresh reference blamed the problem.
+    const temp_dir cache("inherited-fsize");
+    const std::string folders =
+        "GPUJUDGE_CACHE_DIR=" + cache.path().string() + " GPUJUDGE_DATA_DIR=" + cache.path().string();
+    const auto result = run_command({"sh", "-c",
+                                     "trap '' XFSZ; ulimit -f 16; " + folders + " exec " + kBin + " --home " +
+                                         kFixtures + " --backend host run tiny_sum " + kCorrectHost},
+                                    std::chrono::seconds(120));
+    INFO(result.output);
+    CHECK(result.exit.code == exit_environment);
+    // ulimit counts in blocks of 512 or 1024 bytes, as the shell has it.
+    CHECK(contains(result.output, "gpujudge: the compiler exceeded the file-size limit of "));
+    CHECK(contains(result.output,
+                   " KiB that gpujudge runs under (ulimit -f), below its own of 1024 MiB: raise it "
+                   "(ulimit -f unlimited)\n"));
+}
+
 TEST_CASE("a file whose name starts with a dash is told how to name it, not only that the source is missing",
           "[cli][errors]") {
     const auto dir = scratch("dash");

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <signal.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -109,8 +110,18 @@ std::string explain_failure(const problem_spec& spec, const std::string& functio
     return text + "  " + spec.prototype(function) + "\n";
 }
 
+// The file-size limit gpujudge itself runs under, where it is below the compiler's: the compiler gets
+// the lower one (a limit is only lowered), and a correct source failed for it, "1024 MiB" named.
+std::optional<rlim_t> lower_inherited_file_limit(const compile_limits& limits) {
+    rlimit own{};
+    if (getrlimit(RLIMIT_FSIZE, &own) != 0 || own.rlim_cur == RLIM_INFINITY) return std::nullopt;
+    if (own.rlim_cur >= rlim_t{limits.file_mib} << 20) return std::nullopt;
+    return own.rlim_cur;
+}
+
 // Why the compiler stopped, when it was a limit: its signal, or the words its driver prints for a
 // child's (g++: "... File size limit exceeded signal terminated program as"; nvcc names the signal).
+// Throws environment_error where the limit was the machine's, not the judge's.
 std::optional<std::string> exceeded_limit(const command_result& run, const compile_limits& limits) {
     const auto said = [&](std::initializer_list<const char*> words) {
         for (const char* word : words)
@@ -121,8 +132,14 @@ std::optional<std::string> exceeded_limit(const command_result& run, const compi
         return fmt::format("the compiler printed more than {} MiB of diagnostics and was stopped", limits.output_mib);
     if (run.exit.timed_out) return fmt::format("the compiler did not finish within {} s", limits.wall_seconds);
     if ((run.exit.signaled && run.exit.signal == SIGXFSZ) ||
-        said({"File size limit exceeded", "signal 25", "file size limit"}))
+        said({"File size limit exceeded", "signal 25", "file size limit"})) {
+        if (const auto own = lower_inherited_file_limit(limits))
+            throw environment_error(fmt::format(
+                "the compiler exceeded the file-size limit of {} KiB that gpujudge runs under (ulimit -f), below "
+                "its own of {} MiB: raise it (ulimit -f unlimited)",
+                *own >> 10, limits.file_mib));
         return fmt::format("the compiler exceeded the file-size limit of {} MiB (RLIMIT_FSIZE)", limits.file_mib);
+    }
     if ((run.exit.signaled && (run.exit.signal == SIGXCPU || run.exit.signal == SIGKILL)) ||
         said({"CPU time limit exceeded", "signal 24"}))
         return fmt::format("the compiler exceeded the CPU-time limit of {} s (RLIMIT_CPU)", limits.cpu_seconds);
