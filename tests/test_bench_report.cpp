@@ -168,7 +168,7 @@ TEST_CASE("x torch is the one-liner's median over each entry's, size by size, be
               "| solution | size | median µs | GB/s | GFLOP/s | % of peak | × baseline | × torch | samples | ±rse |\n"
               "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n") != std::string::npos);
     CHECK(text.find("| pytorch.py (torch, kept) | N = 100M | 145.0 |") != std::string::npos);
-    CHECK(text.find("| mine.cu | N = 50M | 40.0 | 0 |  | 0.0 | 1.75 | 2.00 | 0 |") != std::string::npos);
+    CHECK(text.find("| mine.cu | N = 50M | 40.0 | 0 |  |  | 1.75 | 2.00 | 0 |") != std::string::npos);
     CHECK(text.find("\n(torch, kept): the PyTorch one-liner's figures") != std::string::npos);
     CHECK(text.find("(baseline, kept)") == std::string::npos);
     SECTION("without the one-liner there is no such column") {
@@ -178,7 +178,7 @@ TEST_CASE("x torch is the one-liner's median over each entry's, size by size, be
         add_speedups(report);
         const std::string plain = bench_markdown(report);
         CHECK(plain.find("× torch") == std::string::npos);
-        CHECK(plain.find("| mine.cu | N = 50M | 40.0 | 0 |  | 0.0 | 1.75 | 0 |") != std::string::npos);
+        CHECK(plain.find("| mine.cu | N = 50M | 40.0 | 0 |  |  | 1.75 | 0 |") != std::string::npos);
     }
 }
 
@@ -218,4 +218,17 @@ TEST_CASE("bench says why a file has no time: its compile error's line, a run's 
     const nlohmann::json json = bench_json(report);
     CHECK(json.at("entries").at(1).at("compile_error") == "broken.cu(9): error: identifier \"n\" is undefined");
     CHECK(json.at("entries").at(0).at("compile_error") == "");
+}
+
+TEST_CASE("without a measured peak (the host backend) no peak and no percentage of it are shown", "[bench]") {
+    bench_report report = one_entry(false, true);
+    report.peak_gbps = 0;
+    report.entries.back().figures.back().percent_of_peak = 0;
+    const std::string text = bench_markdown(report);
+    CHECK(text.rfind("### reduction on NVIDIA H100 80GB HBM3 (no peak measured)\n", 0) == 0);
+    CHECK(text.find("| x.cu | N = 100M | 131.6 | 3040 | 759.9 |  |") != std::string::npos);
+    const nlohmann::json json = bench_json(report);
+    const auto& figure = json.at("entries").at(0).at("figures").at(0);
+    CHECK(figure.at("percent_of_peak").is_null());
+    CHECK(figure.get<bench_figures>().percent_of_peak == 0);  // kept figures read back
 }

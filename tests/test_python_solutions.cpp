@@ -93,7 +93,7 @@ TEST_CASE("a Python solve that returns its answer or rebinds output is told to w
         "into the output tensor in place (output.copy_(...), output[:] = ..., or a kernel launched on it): what solve "
         "returns is ignored, and `output = ...` only rebinds the name";
     const std::string returned =
-        "gpujudge: solve returned a Tensor, which the judge ignores: write the answer into "
+        "gpujudge: solve returned a value of type Tensor, which the judge ignores: write the answer into "
         "the output tensor in place (output.copy_(...) or output[:] = ...)";
     const auto returns = judge_python("run", "returns.py");
     INFO(returns.output);

@@ -225,9 +225,9 @@ tests:
 )",
                                             "scale.yaml");
     const std::string cuda = starter_source(spec);
-    CHECK(contains(cuda, "// - x arrive holding their input: read it, and overwrite every element in place.\n"));
+    CHECK(contains(cuda, "// - x arrives holding its input: read it, and overwrite every element in place.\n"));
     CHECK_FALSE(contains(cuda, "poisoned"));
     const std::string pytorch = starter_source(spec, "pytorch");
-    CHECK(contains(pytorch, "# - x arrive holding their input: read it, and overwrite every element in place.\n"));
+    CHECK(contains(pytorch, "# - x arrives holding its input: read it, and overwrite every element in place.\n"));
     CHECK(contains(pytorch, "e.g. x.copy_(...)"));
 }

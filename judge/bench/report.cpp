@@ -53,8 +53,11 @@ std::string bench_markdown(const bench_report& report) {
     const std::vector<std::string> alignment{
         "---", "---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"};
     const auto cells = [&](std::vector<std::string> all) { return row(shown(std::move(all), torch)); };
-    std::string text = fmt::format("### {} on {} (measured peak {:.0f} GB/s)\n\n", report.problem,
-                                   report.device ? report.device->name : "?", report.peak_gbps);
+    // No peak measured (the host backend): no figure, rather than 0 GB/s and 0 % of it.
+    const bool peak = report.peak_gbps > 0;
+    std::string text =
+        fmt::format("### {} on {} ({})\n\n", report.problem, report.device ? report.device->name : "?",
+                    peak ? fmt::format("measured peak {:.0f} GB/s", report.peak_gbps) : "no peak measured");
     text += cells(header) + rule(shown(alignment, torch));
     bool any_host_clock = false, baseline_kept = false, torch_kept = false;
     std::string unblocked;  // a line per run timed unblocked: which, and why
@@ -81,8 +84,8 @@ std::string bench_markdown(const bench_report& report) {
                        fmt::format("{:.1f}{}{}{}", f.median_us, f.host_clock ? " (host clock)" : "",
                                    f.blocking ? "" : " (unblocked)", f.solve_charge_us > 0 ? " (host charged)" : ""),
                        fmt::format("{:.0f}", f.gbps), f.gflops > 0 ? fmt::format("{:.1f}", f.gflops) : "",
-                       fmt::format("{:.1f}", f.percent_of_peak), speedup_text(f.speedup), speedup_text(f.speedup_torch),
-                       std::to_string(f.samples), fmt::format("{:.2f}%", 100 * f.rse)});
+                       peak ? fmt::format("{:.1f}", f.percent_of_peak) : "", speedup_text(f.speedup),
+                       speedup_text(f.speedup_torch), std::to_string(f.samples), fmt::format("{:.2f}%", 100 * f.rse)});
             any_host_clock |= f.host_clock;
             if (!f.blocking)
                 unblocked += fmt::format(

@@ -51,9 +51,11 @@ std::string output_lines(const problem_spec& spec, const std::string& mark) {
             "{} - The outputs ({}) arrive poisoned (filled with a garbage pattern): write every "
             "element.\n",
             mark, outputs);
+    const auto inouts = std::count_if(spec.params.begin(), spec.params.end(),
+                                      [](const parameter& p) { return p.role == param_role::inout; });
     if (!updated.empty())
-        text += fmt::format("{} - {} arrive holding their input: read it, and overwrite every element in place.\n",
-                            mark, updated);
+        text += fmt::format("{} - {} {} holding {} input: read it, and overwrite every element in place.\n", mark,
+                            updated, inouts == 1 ? "arrives" : "arrive", inouts == 1 ? "its" : "their");
     return text;
 }
 

@@ -321,7 +321,7 @@ def _note_returned(value):
     if value is None or _returned:
         return
     _returned.append(True)
-    print("gpujudge: solve returned a {}, which the judge ignores: write the answer into the output tensor in place "
+    print("gpujudge: solve returned a value of type {}, which the judge ignores: write the answer into the output tensor in place "
           "(output.copy_(...) or output[:] = ...)".format(type(value).__name__), file=sys.stderr)
 
 
