@@ -168,6 +168,11 @@ TEST_CASE("a best set on an edited copy of a problem is no best of the catalog's
                    "\n* judged on an earlier version of the problem (its problem.yaml, reference or folder "
                    "has changed since): not counted among the personal bests\n"));
     CHECK(contains(in_home(GPUJUDGE_SOURCE_DIR, {"history"}).output, "  tiny_sum ?               submit  accepted "));
+    // The copy broken: its problem is there, and does not load ("?", "does not hold", misled).
+    std::ofstream(copy / "problems" / "tiny_sum" / "problem.yaml") << "title: [broken\n";
+    const auto broken = in_home(copy.string(), {"history"}).output;
+    CHECK(contains(broken, "  tiny_sum !               submit  accepted "));
+    CHECK(contains(broken, "\n! a problem this home holds that does not load now (gpujudge validate says why)\n"));
     REQUIRE(in_home(kFixtures, {"submit", "tiny_sum", fake("correct")}).exit.code == exit_accepted);
     CHECK(contains(in_home(kFixtures, {"list"}).output, " at N = 100000 ("));
     CHECK(nlohmann::json::parse(in_home(kFixtures, {"history", "--json"}).output).at("personal_bests").size() == 1);

@@ -26,6 +26,7 @@
 #include <mutex>
 #include <random>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -453,9 +454,15 @@ compile_limits default_compile_limits() {
         if (!text || !*text) return;
         char* end = nullptr;
         const unsigned long number = std::strtoul(text, &end, 10);
-        if (*end == '\0' && number > 0 && number < (1ul << 30))
+        if (*end == '\0' && number > 0 && number < (1ul << 30)) {
             value = static_cast<unsigned>(number);
-        else
+            return;
+        }
+        // Once a process: every compiler_settings reads these, and the warning was printed twice.
+        static std::mutex warned_mutex;
+        static std::set<std::string> warned;
+        const std::lock_guard<std::mutex> lock(warned_mutex);
+        if (warned.insert(fmt::format("{}={}", name, text)).second)
             spdlog::warn("{}='{}' is not a positive whole number; using {}", name, text, value);
     };
     from_environment("GPUJUDGE_COMPILE_CPU_LIMIT_S", limits.cpu_seconds);

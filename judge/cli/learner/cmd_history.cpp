@@ -34,13 +34,16 @@ std::string padded_verdict(verdict v, style look, std::size_t width) {
 }
 
 // The version of each problem shown here now: an attempt on another is marked, as it counts for no best.
+// A problem this home holds that does not load has no version ("").
 using versions_now = std::map<std::string, std::string>;
 
-// The problem's slug, marked " *" when the attempt was judged on an earlier version of the problem, " ?"
-// when this home holds no such problem; rows kept before versions were are not marked.
+// The problem's slug, marked " *" when the attempt was judged on an earlier version of the problem, " !"
+// when the home's problem does not load now, " ?" when this home holds no such problem; rows kept
+// before versions were are not marked.
 std::string problem_cell(const attempt& a, const versions_now& versions) {
     const auto now = versions.find(a.problem);
     if (now == versions.end()) return a.problem + " ?";
+    if (now->second.empty()) return a.problem + " !";
     return a.problem_version.empty() || a.problem_version == now->second ? a.problem : a.problem + " *";
 }
 
@@ -60,6 +63,8 @@ void print_attempts(const std::vector<attempt>& attempts, const versions_now& ve
         fmt::print(
             "* judged on an earlier version of the problem (its problem.yaml, reference or folder has changed "
             "since): not counted among the personal bests\n");
+    if (marks.find('!') != std::string::npos)
+        fmt::print("! a problem this home holds that does not load now (gpujudge validate says why)\n");
     if (marks.find('?') != std::string::npos) fmt::print("? a problem this home does not hold\n");
 }
 
@@ -106,6 +111,8 @@ command_action define_history(CLI::App& command) {
                        slug ? " on " + *slug : "");
         else {
             versions_now versions;
+            if (!slug)
+                for (const auto& dir : list_problems(context.judge.home)) versions[dir.filename().string()] = "";
             for (const auto& spec : specs) versions[spec.slug] = problem_version(spec);
             print_attempts(attempts, versions, context.look);
             print_bests(bests);
