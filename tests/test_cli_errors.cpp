@@ -108,6 +108,18 @@ TEST_CASE("a compile stopped by the file-size limit gpujudge runs under is the m
                    "(ulimit -f unlimited)\n"));
 }
 
+TEST_CASE("bench with nothing to time, or --all with a problem, is a usage error, not an empty table",
+          "[cli][errors]") {
+    const auto nothing = run_gpujudge({"--home", kFixtures, "--backend", "host", "bench", "tiny_sum"});
+    CHECK(nothing.exit.code == exit_usage);
+    CHECK(nothing.output ==
+          "gpujudge: bench: tiny_sum: nothing to time: name a file, or add accepted solutions to "
+          "solutions/tiny_sum/\n");
+    const auto both = run_gpujudge({"--home", kFixtures, "bench", "tiny_sum", "--all"});
+    CHECK(both.exit.code == exit_usage);
+    CHECK(both.output == "gpujudge: bench --all times every problem with its shipped solutions: name none with it\n");
+}
+
 TEST_CASE("a file whose name starts with a dash is told how to name it, not only that the source is missing",
           "[cli][errors]") {
     const auto dir = scratch("dash");

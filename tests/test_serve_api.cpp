@@ -247,6 +247,8 @@ TEST_CASE("serve: run and submit stream their progress and end in no_device with
     CHECK(history.at("attempts").at(0).at("origin") == "submit");
     CHECK(history.at("attempts").at(1).at("origin") == "run");
     CHECK(history.at("attempts").at(0).at("source_text") == source);
+    // An empty problem is every problem, as the CLI's `history ''` (it was 404 unknown problem '').
+    CHECK(json_of(client.Get("/api/history?problem=")).at("attempts").size() == 2);
     // The file the server judged is its own, named by the content's hash.
     const std::string kept = history.at("attempts").at(0).at("source");
     CHECK(kept.rfind((server.data_dir() / "serve" / "sources" / "reduction").string() + "/", 0) == 0);

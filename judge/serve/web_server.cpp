@@ -311,7 +311,8 @@ void web_server::route() {
                           fmt::format("the history database {} cannot be used", default_history_path().string()));
                   std::optional<std::string> slug;
                   std::vector<problem_spec> specs;  // whose bests to show: the one asked for, else the catalog's
-                  if (req.has_param("problem")) slug = specs.emplace_back(load(req.get_param_value("problem"))).slug;
+                  if (req.has_param("problem") && !req.get_param_value("problem").empty())
+                      slug = specs.emplace_back(load(req.get_param_value("problem"))).slug;
                   if (!slug) specs = load_catalog(judge_.home);
                   reply_json(res, 200, history_sources_json(*results, slug, specs));
               }));

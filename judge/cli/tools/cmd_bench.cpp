@@ -130,6 +130,8 @@ command_action define_bench(CLI::App& command) {
         ->capture_default_str();
     return [opts](cli_context& context) {
         if (!opts->all && opts->problem.empty()) throw usage_error("bench needs a problem, or --all");
+        if (opts->all && !opts->problem.empty())  // it was taken silently, and every problem timed
+            throw usage_error("bench --all times every problem with its shipped solutions: name none with it");
         const std::vector<std::string> problems =
             opts->all ? all_slugs(context.judge.home) : std::vector<std::string>{opts->problem};
         for (const auto& file : opts->files) require_source_file(file);
@@ -138,6 +140,11 @@ command_action define_bench(CLI::App& command) {
         for (const auto& name : problems) {
             const problem_spec spec = load_named_problem(context, name);
             const auto sources = sources_for(context, spec, opts->all ? std::vector<std::string>{} : opts->files);
+            if (sources.empty() && !opts->all)  // an empty table, exit 0
+                throw usage_error(
+                    fmt::format("bench: {}: nothing to time: name a file, or add accepted solutions "
+                                "to solutions/{}/",
+                                spec.slug, spec.slug));
             const bench_report report = [&] {
                 const progress_scope shown(context.judge.progress, opts->json);  // erased before the table
                 return bench_problem(spec, sources, opts->timing, !opts->no_torch, context.judge);
