@@ -158,6 +158,11 @@ TEST_CASE("csv text fields never read as formulas, and names are printed without
     CHECK(csv_text("-2+3") == "'-2+3");
     CHECK(printable_name("a\n| b\x1b]0;t\a") == "a\\n| b\\x1b]0;t\\x07");
     CHECK(printable_name("a\n| <img>", true) == "a\\n\\| &lt;img>");
+    CHECK(printable_name("n\xe9"
+                         "e n\xc3\xa9"
+                         "e") ==
+          "n\\xe9e n\xc3\xa9"
+          "e");  // Latin-1 escaped, UTF-8 kept
 }
 
 TEST_CASE(
@@ -303,6 +308,15 @@ TEST_CASE("names that are not UTF-8 are rows like any other, and every report is
     CHECK(rows.at("mallory/notes\xff.txt").status == "not_a_source");
     const nlohmann::json book = nlohmann::json::parse(cls.file("gradebook.json"));
     CHECK(contains(book.dump(), "bad\xef\xbf\xbd/tiny_sum.cpp"));  // U+FFFD in place of the byte
+    // ...and the bytes themselves beside it, where two names would read alike (bad\xfe, bad\xff).
+    for (const auto& row : book)
+        if (row.at("student") == "bad\xef\xbf\xbd") {
+            CHECK(row.at("student_hex") == "626164ff");
+            CHECK(row.at("file_hex") == hex_of("bad\xff/tiny_sum.cpp"));
+        } else {
+            CHECK_FALSE(row.contains("student_hex"));
+        }
+    CHECK(contains(cls.file("summary.md"), "- mallory/notes\\xff.txt: not_a_source"));  // as a terminal shows it
     CHECK(std::filesystem::exists(cls.run() / "leaderboard.md"));
     CHECK_FALSE(cls.file("summary.md").empty());
 }

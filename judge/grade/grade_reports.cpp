@@ -2,7 +2,9 @@
 
 #include "base/counted.hpp"
 #include "base/file_text.hpp"
+#include "base/hex_text.hpp"
 #include "base/json_text.hpp"
+#include "base/printable_text.hpp"
 #include "grade/feedback.hpp"
 #include "history/json.hpp"
 
@@ -80,23 +82,27 @@ std::string ranked_by_ceiling(const std::vector<grade_row>& rows) {
 
 // A row as gradebook.json holds it.
 nlohmann::json row_json(const grade_row& r) {
-    return {{"student", r.student},
-            {"problem", r.problem},
-            {"file", r.file},
-            {"status", r.status},
-            {"tests_passed", r.passed},
-            {"tests_total", r.total},
-            {"median_us", optional_number(r.median_us)},
-            {"gbps", optional_number(r.gbps)},
-            {"percent_of_ceiling", optional_number(r.percent_of_ceiling)},
-            {"x_baseline", optional_number(r.speedup)},
-            {"ceiling_gbps", optional_number(r.ceiling_gbps)},
-            {"source_hash", r.source_hash},
-            {"gpu", r.gpu},
-            {"gpu_index", optional_number(r.gpu_index)},
-            {"judged_at", r.judged_at},
-            {"wall_s", r.wall_s},
-            {"reason", r.reason}};
+    nlohmann::json row = {{"student", r.student},
+                          {"problem", r.problem},
+                          {"file", r.file},
+                          {"status", r.status},
+                          {"tests_passed", r.passed},
+                          {"tests_total", r.total},
+                          {"median_us", optional_number(r.median_us)},
+                          {"gbps", optional_number(r.gbps)},
+                          {"percent_of_ceiling", optional_number(r.percent_of_ceiling)},
+                          {"x_baseline", optional_number(r.speedup)},
+                          {"ceiling_gbps", optional_number(r.ceiling_gbps)},
+                          {"source_hash", r.source_hash},
+                          {"gpu", r.gpu},
+                          {"gpu_index", optional_number(r.gpu_index)},
+                          {"judged_at", r.judged_at},
+                          {"wall_s", r.wall_s},
+                          {"reason", r.reason}};
+    // JSON strings are UTF-8: a name that is not reads with U+FFFD, two students alike. Its bytes too.
+    if (first_non_utf8(r.student)) row["student_hex"] = hex_of(r.student);
+    if (first_non_utf8(r.file)) row["file_hex"] = hex_of(r.file);
+    return row;
 }
 
 // Ranked rows as the API sends them: each as gradebook.json holds it, with its rank.
@@ -160,10 +166,10 @@ std::map<std::string, invalid_problem> invalid_problems_of(const std::vector<gra
 
 std::string printable_name(const std::string& text, bool markdown) {
     std::string out;
-    for (const char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x20 || byte == 0x7f)
-            out += c == '\n' ? std::string("\\n") : c == '\t' ? std::string("\\t") : fmt::format("\\x{:02x}", byte);
+    // Bytes that are not UTF-8 as \xNN too: two names in Latin-1 (n\xe9e, n\xe8e) both read "n�e".
+    for (const char c : printable_output(text)) {
+        if (c == '\n' || c == '\t')
+            out += c == '\n' ? "\\n" : "\\t";
         else if (markdown && c == '|')
             out += "\\|";
         else if (markdown && c == '<')
