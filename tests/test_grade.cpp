@@ -231,7 +231,7 @@ TEST_CASE("grade judges a class on two workers, bad inputs are rows, a rerun jud
     CHECK(nlohmann::json::parse(cls.file("gradebook.json")).size() == 9);
     const std::string summary = cls.file("summary.md");
     CHECK(contains(summary, "| tiny_sum | 6 | 2 | 1 | 3 |"));
-    CHECK(contains(summary, "## Byte-identical sources\n\n- tiny_sum: alice, dave smith\n"));
+    CHECK(contains(summary, "## Byte-identical sources\n\n- tiny_sum:\n  - alice\n  - dave smith\n"));
     CHECK(contains(summary, "gina/: empty_folder"));
 
     const auto again = cls.grade({"--gpus", "0,1", "--no-bench"});

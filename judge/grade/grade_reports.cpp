@@ -123,9 +123,12 @@ std::string identical_sources(const std::vector<grade_row>& rows) {
         if (!row.source_hash.empty() && !status_group(row.status).empty())
             students[{row.problem, row.source_hash}].insert(row.student);
     std::string text;
-    for (const auto& [key, names] : students)
-        if (names.size() > 1)
-            text += fmt::format("- {}: {}\n", key.first, cell(fmt::format("{}", fmt::join(names, ", "))));
+    // A name per line: joined with commas, a student named "a,b" read as two.
+    for (const auto& [key, names] : students) {
+        if (names.size() < 2) continue;
+        text += fmt::format("- {}:\n", cell(key.first));
+        for (const auto& name : names) text += fmt::format("  - {}\n", cell(name));
+    }
     return text.empty() ? "" : "\n## Byte-identical sources\n\n" + text;
 }
 
