@@ -51,6 +51,18 @@ judgement judge_fake(const std::string& name, judge_context context = sandboxed_
     return judge_submission(tiny_sum(), kFakes + name + ".cpp", options, context);
 }
 
+// judge_fake, with its benchmark timed briefly and no baseline.
+judgement judge_briefly_timed(const std::string& name) {
+    judge_options options;
+    options.tests = select_tests(tiny_sum(), {});
+    options.timing.warmup_s = 0.01;
+    options.timing.min_time_s = 0.05;
+    options.timing.budget_s = 0.2;
+    options.with_baseline = false;
+    judge_context context = sandboxed_context();
+    return judge_submission(tiny_sum(), kFakes + name + ".cpp", options, context);
+}
+
 // Sets environment variables for one scope, and names them to the sandbox ($GPUJUDGE_SANDBOX_ENV).
 class scoped_env {
 public:
@@ -279,14 +291,7 @@ TEST_CASE("a submission finds no expected outputs where TMPDIR lies inside a fol
     std::filesystem::create_directories(tmp);
     {
         const scoped_env env(scoped_env::variables{{"TMPDIR", tmp.string()}, {"GPUJUDGE_TEST_TARGETS", tmp.string()}});
-        judge_options options;
-        options.tests = select_tests(tiny_sum(), {});
-        options.timing.warmup_s = 0.01;
-        options.timing.min_time_s = 0.05;
-        options.timing.budget_s = 0.2;
-        options.with_baseline = false;
-        judge_context context = sandboxed_context();
-        const auto result = judge_submission(tiny_sum(), kFakes + "reads_expected_outputs.cpp", options, context);
+        const auto result = judge_briefly_timed("reads_expected_outputs");
         INFO(result.program_output);
         CHECK(result.overall == verdict::accepted);
     }
@@ -412,15 +417,7 @@ TEST_CASE("control characters in the compiler's diagnostics and in test messages
 
 TEST_CASE("control characters in what the runner says of a timed run are escaped as they reach the judge",
           "[sandbox]") {
-    judge_options options;
-    options.tests = select_tests(tiny_sum(), {});
-    options.timing.warmup_s = 0.01;
-    options.timing.min_time_s = 0.05;
-    options.timing.budget_s = 0.2;
-    options.with_baseline = false;
-    judge_context context = sandboxed_context();
-    const auto result =
-        judge_submission(tiny_sum(), kFakes + "forges_escapes_in_a_timed_message.cpp", options, context);
+    const auto result = judge_briefly_timed("forges_escapes_in_a_timed_message");
     REQUIRE(result.overall == verdict::runtime_error);
     REQUIRE(result.bench);
     const std::string report = text_report(result, "forges.cpp");

@@ -37,6 +37,26 @@ const char* to_string(test_kind kind) {
     return "?";
 }
 
+const char* to_string(generator_kind kind) {
+    switch (kind) {
+        case generator_kind::uniform:
+            return "uniform";
+        case generator_kind::normal:
+            return "normal";
+        case generator_kind::integers:
+            return "integers";
+        case generator_kind::constant:
+            return "constant";
+        case generator_kind::cycle:
+            return "cycle";
+        case generator_kind::ramp:
+            return "ramp";
+        case generator_kind::literal:
+            return "literal";
+    }
+    return "?";
+}
+
 std::size_t element_size(element_type) {
     return 4;
 }
@@ -112,27 +132,6 @@ constexpr double kMaxTimeLimitMs = 60000;
 
 bool fits_int(double value) {
     return value >= kIntMin && value <= kIntMax;
-}
-
-// As problem.yaml spells it.
-const char* generator_name(generator_kind kind) {
-    switch (kind) {
-        case generator_kind::uniform:
-            return "uniform";
-        case generator_kind::normal:
-            return "normal";
-        case generator_kind::integers:
-            return "integers";
-        case generator_kind::constant:
-            return "constant";
-        case generator_kind::cycle:
-            return "cycle";
-        case generator_kind::ramp:
-            return "ramp";
-        case generator_kind::literal:
-            return "literal";
-    }
-    return "?";
 }
 
 // NaN and the infinities as YAML spells them (.nan, .inf, -.inf), or C (nan, inf, -inf).
@@ -889,7 +888,7 @@ private:
             if (is_int ? fits_int(value) : std::abs(value) <= std::numeric_limits<float>::max()) continue;
             fail(gen.line, fmt::format("{}: '{}' holds {}, but its {} generator makes {}, beyond the type's range "
                                        "({})",
-                                       where, param.name, is_int ? "int" : "float", generator_name(gen.kind), value,
+                                       where, param.name, is_int ? "int" : "float", to_string(gen.kind), value,
                                        is_int ? "-2147483648 to 2147483647" : "at most 3.40282e+38 in magnitude"));
         }
     }

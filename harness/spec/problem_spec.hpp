@@ -18,6 +18,7 @@ enum class test_kind { example, functional, benchmark };
 
 const char* to_string(element_type type);
 const char* to_string(test_kind kind);
+const char* to_string(generator_kind kind);  // as problem.yaml spells it
 std::size_t element_size(element_type type);
 
 struct parameter {
