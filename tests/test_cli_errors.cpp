@@ -2,6 +2,7 @@
 // message that named the wrong thing) pinned with its documented exit code and, for user errors,
 // its message verbatim.
 #include "base/exit_codes.hpp"
+#include "base/file_text.hpp"
 #include "base/temp_dir.hpp"
 #include "catalog/catalog.hpp"
 #include "cli_test_support.hpp"
@@ -65,6 +66,24 @@ TEST_CASE("an unknown problem is a usage error in every command, validate includ
     }
 }
 
+TEST_CASE("a problem.yaml in UTF-16 reaches the reference's runner as the judge read it", "[cli][errors]") {
+    // YAML allows UTF-16; the hello's JSON, which holds text as UTF-8, mangled it into "unknown escape
+    // character", blamed on reference.cpp. It goes in hex.
+    namespace fs = std::filesystem;
+    const temp_dir home("utf16-yaml-home");
+    const fs::path folder = home.path() / "problems" / "tiny_sum";
+    fs::create_directories(home.path() / "problems");
+    fs::copy(kTinySum, folder);
+    const std::string utf8 = read_file_text(folder / "problem.yaml").value();
+    std::string utf16 = "\xff\xfe";  // little-endian, after its byte-order mark
+    for (const char c : utf8) utf16 += std::string{c, '\0'};
+    std::ofstream(folder / "problem.yaml", std::ios::binary) << utf16;
+    const auto result = run_gpujudge(
+        {"--home", home.path().string(), "--backend", "host", "submit", "tiny_sum", kCorrectHost, "--no-bench"});
+    INFO(result.output);
+    CHECK(result.exit.code == exit_accepted);
+}
+
 TEST_CASE("grade without its folder says the folder is required, not to check the environment", "[cli][errors]") {
     // absolute("") threw first: "filesystem error: cannot make absolute path", exit 13.
     for (const std::vector<std::string>& args : {std::vector<std::string>{"grade"}, {"grade", ""}}) {
@@ -88,10 +107,11 @@ TEST_CASE("output that cannot be written is the machine's fault, exit 13, in eve
     }
 }
 
-TEST_CASE("a compile stopped by the file-size limit gpujudge runs under is the machine's fault, not the source's",
+TEST_CASE("a compile stopped by the file-size limit gpujudge runs under names that limit, not the compiler's own",
           "[cli][errors]") {
     // The compiler gets the lower of its own limit and the judge's: a correct file was a compile_error
-    // that named "1024 MiB", and a fresh reference blamed the problem.
+    // that named "1024 MiB". Still a compile error (its driver, not killed itself, says so in words that
+    // a source's #error can print too), but one that says what to raise.
     const temp_dir cache("inherited-fsize");
     const std::string folders =
         "GPUJUDGE_CACHE_DIR=" + cache.path().string() + " GPUJUDGE_DATA_DIR=" + cache.path().string();
@@ -100,9 +120,9 @@ TEST_CASE("a compile stopped by the file-size limit gpujudge runs under is the m
                                          kFixtures + " --backend host run tiny_sum " + kCorrectHost},
                                     std::chrono::seconds(120));
     INFO(result.output);
-    CHECK(result.exit.code == exit_environment);
+    CHECK(result.exit.code == exit_invalid_problem);  // with a fresh cache the reference compiles first
     // ulimit counts in blocks of 512 or 1024 bytes, as the shell has it.
-    CHECK(contains(result.output, "gpujudge: the compiler exceeded the file-size limit of "));
+    CHECK(contains(result.output, "the compiler exceeded the file-size limit of "));
     CHECK(contains(result.output,
                    " KiB that gpujudge runs under (ulimit -f), below its own of 1024 MiB: raise it "
                    "(ulimit -f unlimited)\n"));

@@ -312,3 +312,17 @@ TEST_CASE("every shipped problem parses", "[spec][catalog]") {
         CHECK_NOTHROW(load_problem(dir));
     }
 }
+
+TEST_CASE("a float's largest value, as NumPy prints it, is a float; past it is refused", "[spec]") {
+    // 3.4028235e38 is a little above the double FLT_MAX and rounds to it: refused, its message said it
+    // was beyond 3.40282e+38.
+    std::string yaml = kValid;
+    const std::string bounds = "uniform: [-1, 1]";
+    REQUIRE(yaml.find(bounds) != std::string::npos);
+    CHECK_NOTHROW(parse_problem(
+        std::string(yaml).replace(yaml.find(bounds), bounds.size(), "uniform: [-3.4028235e38, 3.4028235e38]"),
+        "problem.yaml"));
+    CHECK_THROWS_WITH(
+        parse_problem(yaml.replace(yaml.find(bounds), bounds.size(), "uniform: [-3.5e38, 3.4e38]"), "problem.yaml"),
+        Catch::Contains("its uniform generator makes -3.5e+38, beyond the type's range"));
+}

@@ -243,6 +243,14 @@ TEST_CASE("what a Python solve starts ends with its runner, setsid or not, sandb
     CHECK(kill(pid, 0) == -1);
 }
 
+TEST_CASE("a Python solve sets no timer and starts no child whose signal would stop its runner", "[python]") {
+    const auto result = judge_python("run", "stops_itself_by_timer_or_child.py");
+    INFO(result.output);
+    CHECK(result.exit.code == exit_accepted);
+    CHECK(contains(result.output, "timer_create: Operation not permitted\n"));
+    CHECK(contains(result.output, "clone with SIGSTOP as its exit signal: Operation not permitted\n"));
+}
+
 TEST_CASE("a sandboxed Python solve holds 4096 threads and processes at most: a thread or fork bomb stops there",
           "[python]") {
     const auto result = judge_python("run", "starts_a_swarm.py");

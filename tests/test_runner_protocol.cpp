@@ -1,6 +1,7 @@
 // The runner protocol's messages, typed on both sides: every job and event body survives a round
 // trip through its JSON line, and a line missing a field or naming an unknown value is an error,
 // never a silent default.
+#include "base/hex_text.hpp"
 #include "runner/protocol.hpp"
 
 #include <catch2/catch.hpp>
@@ -23,12 +24,12 @@ data_set_spec changed_data() {
 }  // namespace
 
 TEST_CASE("every job the judge sends survives its line", "[protocol]") {
-    CHECK(round_trip(hello_job{"ab01", runner_backend::host, "/p", "title: x\n", {}}) ==
-          nlohmann::json(hello_job{"ab01", runner_backend::host, "/p", "title: x\n", {}}));
+    CHECK(round_trip(hello_job{"ab01", runner_backend::host, "/p", hex_of("title: x\n"), {}}) ==
+          nlohmann::json(hello_job{"ab01", runner_backend::host, "/p", hex_of("title: x\n"), {}}));
     const hello_job python{"ab01",
                            runner_backend::device,
                            "/p",
-                           "title: x\n",
+                           hex_of("title: x\n"),
                            {"/usr/lib/libpython3.12.so",
                             "/usr",
                             {"/venv/site-packages"},

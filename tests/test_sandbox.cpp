@@ -388,7 +388,17 @@ TEST_CASE("a submission takes no file lease and sets no descriptor to signal it"
     const auto result = judge_fake("leases_and_signals_itself");
     CHECK(result.overall == verdict::accepted);
     INFO(result.program_output);
-    for (const std::string what : {"F_SETLEASE", "F_SETOWN", "F_SETSIG", "O_ASYNC", "FIOASYNC"})
+    for (const std::string what : {"F_SETLEASE", "F_SETLEASE high", "F_NOTIFY high", "F_SETOWN", "F_SETOWN high",
+                                   "F_SETOWN_EX", "F_SETSIG", "F_SETSIG high", "O_ASYNC", "O_ASYNC high", "FIOASYNC",
+                                   "FIOASYNC high", "FIOSETOWN", "SIOCSPGRP", "SIGSTOP high"})
+        CHECK(result.program_output.find(what + ": Operation not permitted") != std::string::npos);
+}
+
+TEST_CASE("a submission holds no memory or counters the kernel keeps outside its processes", "[sandbox]") {
+    const auto result = judge_fake("holds_kernel_memory");
+    CHECK(result.overall == verdict::accepted);
+    INFO(result.program_output);
+    for (const std::string what : {"mq_open", "inotify_init1", "SO_SNDBUF", "SO_RCVBUF", "F_SETPIPE_SZ"})
         CHECK(result.program_output.find(what + ": Operation not permitted") != std::string::npos);
 }
 

@@ -134,6 +134,12 @@ bool fits_int(double value) {
     return value >= kIntMin && value <= kIntMax;
 }
 
+// Finite once stored as a float: below the midpoint between FLT_MAX and 2^128, so that 3.4028235e38
+// (FLT_MAX as NumPy prints it, a little above the double FLT_MAX) rounds to FLT_MAX. NaN does not fit.
+bool fits_float(double value) {
+    return std::abs(value) < 3.4028235677973366e38;
+}
+
 // NaN and the infinities as YAML spells them (.nan, .inf, -.inf), or C (nan, inf, -inf).
 std::optional<double> special_float(std::string text) {
     for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -364,7 +370,7 @@ private:
         const double value = special ? *special : number_of(node);
         if (param.type == element_type::i32 && (special || value != std::floor(value) || !fits_int(value)))
             fail(node, fmt::format("{}'{}' holds int: {} is not an int", where, param.name, text));
-        if (param.type == element_type::f32 && !special && !(std::abs(value) <= std::numeric_limits<float>::max()))
+        if (param.type == element_type::f32 && !special && !fits_float(value))
             fail(node, fmt::format("{}'{}' holds float: {} is beyond its range (at most 3.40282e+38 in magnitude; "
                                    "write .inf for an infinity)",
                                    where, param.name, text));
@@ -840,7 +846,7 @@ private:
             const double value = test.scalars.at(param.name);
             // Passed to solve and the reference as a float: past 3.4e38 it arrived as inf, and the
             // reference's outputs were blamed on it.
-            if (param.type == element_type::f32 && !(std::abs(value) <= std::numeric_limits<float>::max()))
+            if (param.type == element_type::f32 && !fits_float(value))
                 fail(test.line, fmt::format("{}: {} = {} does not fit in a float (at most 3.40282e+38 in magnitude)",
                                             where, param.name, value));
             const range_spec& range = spec.constraints.at(param.name);
@@ -885,7 +891,7 @@ private:
         if (gen.kind == generator_kind::ramp) made = {args[0], args[0] + args[1] * static_cast<double>(count - 1)};
         const bool is_int = param.type == element_type::i32;
         for (const double value : made) {
-            if (is_int ? fits_int(value) : std::abs(value) <= std::numeric_limits<float>::max()) continue;
+            if (is_int ? fits_int(value) : fits_float(value)) continue;
             fail(gen.line, fmt::format("{}: '{}' holds {}, but its {} generator makes {}, beyond the type's range "
                                        "({})",
                                        where, param.name, is_int ? "int" : "float", to_string(gen.kind), value,

@@ -134,12 +134,17 @@ std::optional<std::string> exceeded_limit(const command_result& run, const compi
     if (run.exit.timed_out) return fmt::format("the compiler did not finish within {} s", limits.wall_seconds);
     if ((run.exit.signaled && run.exit.signal == SIGXFSZ) ||
         said({"File size limit exceeded", "signal 25", "file size limit"})) {
-        if (const auto own = lower_inherited_file_limit(limits))
-            throw environment_error(fmt::format(
-                "the compiler exceeded the file-size limit of {} KiB that gpujudge runs under (ulimit -f), below "
-                "its own of {} MiB: raise it (ulimit -f unlimited)",
-                *own >> 10, limits.file_mib));
-        return fmt::format("the compiler exceeded the file-size limit of {} MiB (RLIMIT_FSIZE)", limits.file_mib);
+        const auto own = lower_inherited_file_limit(limits);
+        const std::string message =
+            own ? fmt::format(
+                      "the compiler exceeded the file-size limit of {} KiB that gpujudge runs under (ulimit "
+                      "-f), below its own of {} MiB: raise it (ulimit -f unlimited)",
+                      *own >> 10, limits.file_mib)
+                : fmt::format("the compiler exceeded the file-size limit of {} MiB (RLIMIT_FSIZE)", limits.file_mib);
+        // The machine's fault (exit 13, which stops a grade) only when the compiler itself was killed for
+        // it: the words a source's #error can print, and a compile bomb meets the lower limit too.
+        if (own && run.exit.signaled && run.exit.signal == SIGXFSZ) throw environment_error(message);
+        return message;
     }
     if ((run.exit.signaled && (run.exit.signal == SIGXCPU || run.exit.signal == SIGKILL)) ||
         said({"CPU time limit exceeded", "signal 24"}))

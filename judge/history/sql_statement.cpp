@@ -16,11 +16,10 @@ void throw_sql_error(const char* what, sqlite3* db, int status) {
         case SQLITE_CANTOPEN:
         case SQLITE_READONLY:
         case SQLITE_PERM:
-        case SQLITE_BUSY:
-        case SQLITE_LOCKED:
-            throw environment_error(message +
-                                    " (a full disk or quota, a file that cannot be written, or a lock "
-                                    "another program holds: a fault of the machine, not of gpujudge)");
+            throw environment_error(
+                message +
+                " (a full disk or quota, or a file that cannot be written: a fault of the machine, not of "
+                "gpujudge)");
         default:
             throw std::runtime_error(message);
     }

@@ -8,8 +8,8 @@
 namespace gpujudge {
 
 // Throws "<what>: <SQLite's message>" for `status`: an environment_error where the machine is at
-// fault (a full disk or quota, an I/O error, a file it may not write or open, a lock held by
-// another program), exit 13; a std::runtime_error otherwise.
+// fault (a full disk or quota, an I/O error, a file it may not write or open), exit 13, which stops a
+// grade; a std::runtime_error otherwise (a lock held past the wait: one row's judge_error, as before).
 [[noreturn]] void throw_sql_error(const char* what, sqlite3* db, int status);
 
 class sql_statement {

@@ -310,6 +310,10 @@ judgement judge_decided(const problem_spec& spec, const std::filesystem::path& s
                         [&] { session.calibrate(calibration_job(spec, options.timing, options.timed_tests)); });
     if (timings.measure("load", [&] { return load_submission(session, result); })) {
         timings.measure("judged calls", [&] { run_tests(spec, options, expected_outputs, session, result); });
+        // Its runner ends before the reference runs again for the cause: a red team's solve held every
+        // PID of the machine (a root judge's sandbox has no task limit), the reference's sandbox could
+        // not start, and the problem was blamed for a whole grade.
+        if (deciding_test(result.tests)) timings.measure("runner exit", [&] { session.close(); });
         find_cause(spec, reference, references, session.wrong_outputs(), context, result);
         if (plan.valid() && !deciding_test(result.tests)) {
             timings.measure("waiting for timed data", [&] { plan.wait(); });

@@ -120,7 +120,7 @@ child_process::child_process(const std::vector<std::string>& argv, const spawn_o
     if (options.sandbox) {
         const auto bwrap = find_bwrap();
         if (!bwrap) throw std::runtime_error(fmt::format("cannot start {}: bwrap not found", argv[0]));
-        seccomp_fd = seccomp_filter_fd(options.sandbox->system_v_ipc);
+        seccomp_fd = seccomp_filter_fd(options.sandbox->launcher_tool);
         sandbox_policy policy = *options.sandbox;
         policy.environment.insert(policy.environment.end(), options.environment.begin(), options.environment.end());
         command = sandbox_argv(*bwrap, policy, kSeccompFd, argv);

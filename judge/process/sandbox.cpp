@@ -205,16 +205,31 @@ namespace {
 // runner SIGSTOP when the judge wrote to it, which the rules on kill() cannot see.
 void deny_leases_and_io_signals(seccomp_filter& filter, std::uint32_t deny) {
     for (const int command : {F_SETLEASE, F_NOTIFY, F_SETSIG, F_SETOWN, F_SETOWN_EX})
-        filter.add_rule(deny, SCMP_SYS(fcntl), "fcntl", {SCMP_A1(SCMP_CMP_EQ, static_cast<scmp_datum_t>(command))});
+        filter.add_rule(deny, SCMP_SYS(fcntl), "fcntl", {int_argument_is(1, static_cast<std::uint64_t>(command))});
     filter.add_rule(deny, SCMP_SYS(fcntl), "fcntl",
-                    {SCMP_A1(SCMP_CMP_EQ, F_SETFL), SCMP_A2(SCMP_CMP_MASKED_EQ, O_ASYNC, O_ASYNC)});
+                    {int_argument_is(1, F_SETFL), SCMP_A2(SCMP_CMP_MASKED_EQ, O_ASYNC, O_ASYNC)});
     for (const unsigned long request : {FIOASYNC, FIOSETOWN, SIOCSPGRP})
-        filter.add_rule(deny, SCMP_SYS(ioctl), "ioctl", {SCMP_A1(SCMP_CMP_EQ, request)});
+        filter.add_rule(deny, SCMP_SYS(ioctl), "ioctl", {int_argument_is(1, request)});
+}
+
+// What holds memory or counters the kernel keeps outside every process, refused but for a launcher's
+// tool (ncu's libraries import shmget). A System V segment filled and detached, a set of 32000
+// semaphores (2 MiB of the kernel's) or 3.3 GB queued in socket pairs raised past their default buffer
+// (a red team's) is in no process, so no measure of the submission's processes sees it; POSIX message
+// queues and inotify instances are counted per user across the machine (a red team's solve took all
+// 128 of its user's). And POSIX timers: a timer's signal can be SIGSTOP, past the rules on kill().
+void deny_beyond_the_processes(seccomp_filter& filter, std::uint32_t deny) {
+    filter.add_rules(deny, {"shmget", "msgget", "semget", "mq_open", "inotify_init", "inotify_init1", "fanotify_init",
+                            "timer_create"});
+    for (const int option : {SO_SNDBUF, SO_RCVBUF, SO_SNDBUFFORCE, SO_RCVBUFFORCE})
+        filter.add_rule(deny, SCMP_SYS(setsockopt), "setsockopt",
+                        {int_argument_is(1, SOL_SOCKET), int_argument_is(2, static_cast<std::uint64_t>(option))});
+    filter.add_rule(deny, SCMP_SYS(fcntl), "fcntl", {int_argument_is(1, F_SETPIPE_SZ)});
 }
 
 }  // namespace
 
-int seccomp_filter_fd(bool system_v_ipc) {
+int seccomp_filter_fd(bool launcher_tool) {
     seccomp_filter filter;
     const std::uint32_t deny = SCMP_ACT_ERRNO(EPERM);
     // Another process's memory, the kernel's mounts and namespaces, the kernel itself. perf_event_open
@@ -270,20 +285,21 @@ int seccomp_filter_fd(bool system_v_ipc) {
     // Stop signals: a child of solve that stops its runner between jobs, where no call's limit runs, holds
     // the judge (a grade's worker) for its whole idle allowance. Nothing a submission does needs one.
     for (const int signal : {SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU}) {
-        const auto is = [signal](unsigned arg) { return scmp_arg_cmp{arg, SCMP_CMP_EQ, scmp_datum_t(signal), 0}; };
+        const auto is = [signal](unsigned arg) { return int_argument_is(arg, static_cast<std::uint64_t>(signal)); };
         filter.add_rule(deny, SCMP_SYS(kill), "kill", {is(1)});
         filter.add_rule(deny, SCMP_SYS(tkill), "tkill", {is(1)});
         filter.add_rule(deny, SCMP_SYS(tgkill), "tgkill", {is(2)});
         filter.add_rule(deny, SCMP_SYS(rt_sigqueueinfo), "rt_sigqueueinfo", {is(1)});
         filter.add_rule(deny, SCMP_SYS(rt_tgsigqueueinfo), "rt_tgsigqueueinfo", {is(2)});
         filter.add_rule(deny, SCMP_SYS(pidfd_send_signal), "pidfd_send_signal", {is(1)});
+        // A child whose exit signal (clone's low byte) is a stop signal stops its parent as it ends.
+        filter.add_rule(deny, SCMP_SYS(clone), "clone",
+                        {SCMP_A0(SCMP_CMP_MASKED_EQ, 0xff, static_cast<scmp_datum_t>(signal))});
     }
-    // Memory outside every process: a System V segment, queue or semaphore set lives in the sandbox's
-    // IPC namespace until the sandbox ends, held by no process: memory no measure of the processes sees.
-    if (!system_v_ipc) filter.add_rules(deny, {"shmget", "msgget", "semget"});
+    if (!launcher_tool) deny_beyond_the_processes(filter, deny);
     deny_leases_and_io_signals(filter, deny);
     // Raw packets (the namespace has no network, but a packet socket needs none to exist).
-    filter.add_rule(deny, SCMP_SYS(socket), "socket", {SCMP_A0(SCMP_CMP_EQ, AF_PACKET)});
+    filter.add_rule(deny, SCMP_SYS(socket), "socket", {int_argument_is(0, AF_PACKET)});
     const int fd = memfd_create("gpujudge-seccomp", MFD_CLOEXEC);
     if (fd < 0) throw std::runtime_error(fmt::format("memfd_create: {}", std::strerror(errno)));
     if (const int error = seccomp_export_bpf(filter.get(), fd); error != 0) {

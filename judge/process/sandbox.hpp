@@ -54,11 +54,11 @@ struct sandbox_policy {
     std::filesystem::path workdir;
     // The one GPU whose node (/dev/nvidia<minor>) is bound, of the GPUs' own nodes; none: all of them.
     std::optional<int> gpu_minor;
-    // System V shared memory, message queues and semaphores (shmget, msgget, semget): only for a
-    // launcher's tool (ncu's libraries import shmget), whose runs are not held to the memory limit. A
-    // segment filled and detached, or a set of 32000 semaphores (2 MiB of the kernel's), is in no
-    // process, so no measurement of the submission's processes sees it.
-    bool system_v_ipc = false;
+    // A launcher's tool (ncu, compute-sanitizer) runs inside, in front of the runner: what it may need
+    // stays allowed, and its runs are not held to the memory limit. Otherwise refused (see
+    // deny_beyond_the_processes in sandbox.cpp): memory and counters the kernel keeps outside every
+    // process, and POSIX timers, which can send a stop signal past the rules on kill().
+    bool launcher_tool = false;
 };
 
 // The limits a policy's command runs under (its rlimits with RLIMIT_FSIZE = the scratch size).
@@ -70,9 +70,10 @@ std::optional<std::filesystem::path> find_bwrap();
 
 // The seccomp filter (BPF, from libseccomp) in a memfd, for bwrap's --seccomp: EPERM for ptrace,
 // process_vm_*, mount and namespace calls, bpf, keyrings, kexec, modules, userfaultfd, reboot,
-// swap, open_by_handle_at and AF_PACKET sockets, and unless `system_v_ipc` shmget, msgget and semget. The
-// caller closes it. Throws when libseccomp fails.
-int seccomp_filter_fd(bool system_v_ipc);
+// swap, open_by_handle_at and AF_PACKET sockets, file leases and signal-driven I/O, and unless
+// `launcher_tool` what sandbox_policy::launcher_tool names. The caller closes it. Throws when
+// libseccomp fails.
+int seccomp_filter_fd(bool launcher_tool);
 
 // The full command line: bwrap, its options for `policy` (reading the filter from `seccomp_fd`,
 // the descriptor number the child will have), then `command`.

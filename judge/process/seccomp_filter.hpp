@@ -10,6 +10,13 @@
 
 namespace gpujudge {
 
+// Argument `arg` is `value`, read as the kernel reads an int (a command, a signal, an option): by its
+// low 32 bits. SCMP_CMP_EQ compares all 64, and a reviewer's solve set bit 32 of F_SETLEASE and
+// SIGSTOP to pass every rule that named them.
+inline scmp_arg_cmp int_argument_is(unsigned arg, std::uint64_t value) {
+    return {arg, SCMP_CMP_MASKED_EQ, 0xffffffffu, value & 0xffffffffu};
+}
+
 class seccomp_filter {
 public:
     seccomp_filter();  // allows what no rule denies

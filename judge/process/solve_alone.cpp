@@ -33,7 +33,7 @@ void run_alone(bool tsync) {
     // that traps a call the harness makes (a write to the judge) runs its handler inside the harness.
     filter.add_rules(SCMP_ACT_KILL_PROCESS, {"clone", "clone3", "fork", "vfork", "setitimer", "alarm", "timer_create",
                                              "perf_event_open", "seccomp", "io_uring_setup"});
-    filter.add_rule(SCMP_ACT_KILL_PROCESS, SCMP_SYS(prctl), "prctl", {SCMP_A0(SCMP_CMP_EQ, PR_SET_SECCOMP)});
+    filter.add_rule(SCMP_ACT_KILL_PROCESS, SCMP_SYS(prctl), "prctl", {int_argument_is(0, PR_SET_SECCOMP)});
     if (const int error = seccomp_load(filter.get()); error != 0)
         throw std::runtime_error(fmt::format("cannot load the seccomp filter: {}", std::strerror(-error)));
 }

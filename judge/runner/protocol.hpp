@@ -54,7 +54,9 @@ struct hello_job {
     std::string key;  // channel_key::hex()
     runner_backend backend = runner_backend::device;
     std::string problem_dir;
-    std::string problem_yaml;  // its text as the judge parsed it: the runner may not see the file's target
+    // Its text as the judge parsed it, in hex (JSON strings are UTF-8; a problem.yaml need not be): the
+    // runner may not see the file's target.
+    std::string problem_yaml_hex;
     python_load python;
     // RLIMIT_NPROC the runner sets on itself before it loads anything, 0: none (not sandboxed).
     // Inside the sandbox's user namespace the kernel counts the sandbox's own threads and
@@ -213,7 +215,7 @@ void from_json(const nlohmann::json& in, test_result_message& message);
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(python_load, library, home, path, cache_dir, prepared, kept_kernels, sends_kernels,
                                    shown, imports_triton)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(hello_job, key, backend, problem_dir, problem_yaml, python, max_tasks)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(hello_job, key, backend, problem_dir, problem_yaml_hex, python, max_tasks)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(load_job, library, function, measure_peak, alone)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(test_job, test, data)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(judge_job, tests, stop_at_failure, exact_buffers)

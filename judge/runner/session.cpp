@@ -1,6 +1,7 @@
 #include "runner/session.hpp"
 
 #include "base/file_text.hpp"
+#include "base/hex_text.hpp"
 #include "base/json_text.hpp"
 #include "base/printable_text.hpp"
 #include "base/problem_error.hpp"
@@ -153,7 +154,7 @@ sandbox_policy runner_policy(const runner_settings& settings, const problem_spec
             policy.read_only.push_back({install, {}});
         for (const auto& folder : settings.launcher_writable)
             policy.writable.push_back({std::filesystem::absolute(folder), {}});
-        policy.system_v_ipc = true;
+        policy.launcher_tool = true;
     }
     if (settings.python) add_python(*settings.python, policy);
     if (gpu) policy.gpu_minor = gpu->minor;
@@ -266,7 +267,7 @@ std::vector<test_report> pending_reports(const problem_spec& spec, const std::ve
 constexpr std::uint64_t kSandboxedRunnerTasks = 4096;
 
 hello_job runner_session::hello_for(const problem_spec& spec, const runner_settings& settings) const {
-    hello_job hello{"", settings.backend, std::filesystem::absolute(spec.dir).string(), spec.yaml_text, {}};
+    hello_job hello{"", settings.backend, std::filesystem::absolute(spec.dir).string(), hex_of(spec.yaml_text), {}};
     if (settings.sandbox) hello.max_tasks = kSandboxedRunnerTasks;
     if (const auto& python = settings.python) {
         const python_install& install = python->install;
@@ -358,7 +359,7 @@ const std::optional<device_message>& runner_session::device() {
         if (kind == event::device)
             device_ = message.at("body").get<device_message>();
         else if (kind == event::no_device)
-            no_device_ = message.at("body").at("message").get<std::string>();
+            no_device_ = printable_output(message.at("body").at("message").get<std::string>());
     } catch (const nlohmann::json::exception&) {
         device_.reset();
     }
@@ -577,7 +578,8 @@ std::optional<std::string> runner_session::load(const std::filesystem::path& lib
         job_line(job::load, job),
         [&](const nlohmann::json& message) {
             const std::string kind = message.at("event").get<std::string>();
-            if (kind == event::rejected) rejected = message.at("body").at("message").get<std::string>();
+            if (kind == event::rejected)  // see protocol.cpp: runner text is escaped as it enters
+                rejected = printable_output(message.at("body").at("message").get<std::string>());
             // The first: measured before the library is loaded. A later one came from its code.
             if (kind == event::peak && peak && !*peak) *peak = message.at("body").at("gbps").get<double>();
             if (kind == event::loaded) loaded = true;

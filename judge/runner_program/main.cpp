@@ -2,6 +2,7 @@
 // it. The judge starts one per submission (and again after a crash) in its own process group; it
 // reads the hello line and jobs from the control pipe and answers with sealed messages on the
 // result channel. Nothing here trusts solve to return, to keep the device healthy, or to stay quiet.
+#include "base/hex_text.hpp"
 #include "base/machine_memory.hpp"
 #include "buffers/memory_space.hpp"
 #include "calls/c_function.hpp"
@@ -595,7 +596,9 @@ void cap_tasks(std::uint64_t max_tasks) {
 // The problem as the judge parsed it, in its folder: the sandbox may not show a problem.yaml that
 // links out of the folder, nor the text the judge read if it was edited since.
 problem_spec problem_of(const hello_job& hello) {
-    problem_spec spec = parse_problem(hello.problem_yaml, hello.problem_dir + "/problem.yaml");
+    const auto text = bytes_of_hex(hello.problem_yaml_hex);
+    if (!text) throw std::runtime_error("the judge's hello holds no problem.yaml in hex");
+    problem_spec spec = parse_problem(*text, hello.problem_dir + "/problem.yaml");
     spec.dir = hello.problem_dir;
     return spec;
 }

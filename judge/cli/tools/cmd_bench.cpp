@@ -140,7 +140,8 @@ command_action define_bench(CLI::App& command) {
         for (const auto& name : problems) {
             const problem_spec spec = load_named_problem(context, name);
             const auto sources = sources_for(context, spec, opts->all ? std::vector<std::string>{} : opts->files);
-            if (sources.empty() && !opts->all)  // an empty table, exit 0
+            // An empty table, exit 0; a baseline alone is timed (with the one-liner on a GPU).
+            if (sources.empty() && !opts->all && list_solutions(context.judge.home, spec.slug).empty())
                 throw usage_error(
                     fmt::format("bench: {}: nothing to time: name a file, or add accepted solutions "
                                 "to solutions/{}/",
