@@ -553,6 +553,12 @@ TEST_CASE("a Python file Python would not read is refused with its name and line
     const fs::path nul = space.write("nul.py", std::string("# \0\n", 4) + body);
     CHECK(compile_solution(tiny_sum(), nul, space.settings).diagnostics ==
           nul.string() + ": not a source file: it holds NUL bytes\n");
+    // Declared UTF-8, the bytes must be UTF-8 (a surrogate is not).
+    CHECK(compile_solution(tiny_sum(), space.write("says_utf8.py", "# -*- coding: utf-8 -*-\n# caf\xe9\n" + body),
+                           space.settings)
+              .source_refused);
+    CHECK(compile_solution(tiny_sum(), space.write("surrogate.py", "# \xed\xa0\x80\n" + body), space.settings)
+              .source_refused);
     // Declared (PEP 263), or UTF-8: Python's to read.
     CHECK(compile_solution(tiny_sum(), space.write("declared.py", "# -*- coding: latin-1 -*-\n# caf\xe9\n" + body),
                            space.settings)

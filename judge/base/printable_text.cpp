@@ -7,7 +7,8 @@ namespace gpujudge {
 namespace {
 
 // The length of the UTF-8 sequence of two bytes or more at `i`: its length from the lead byte,
-// continuation bytes 10xxxxxx, no overlong two-byte forms; 0 where there is none.
+// continuation bytes 10xxxxxx; no overlong form, no surrogate, nothing past U+10FFFF (as Python and
+// JSON read UTF-8); 0 where there is none.
 std::size_t multibyte_at(const std::string& text, std::size_t i) {
     const auto byte = static_cast<unsigned char>(text[i]);
     const std::size_t length = byte >= 0xc2 && byte <= 0xdf   ? 2
@@ -17,6 +18,10 @@ std::size_t multibyte_at(const std::string& text, std::size_t i) {
     if (length == 0 || i + length > text.size()) return 0;
     for (std::size_t k = 1; k < length; ++k)
         if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return 0;
+    const auto second = static_cast<unsigned char>(text[i + 1]);
+    if ((byte == 0xe0 && second < 0xa0) || (byte == 0xed && second >= 0xa0) || (byte == 0xf0 && second < 0x90) ||
+        (byte == 0xf4 && second >= 0x90))
+        return 0;
     return length;
 }
 

@@ -158,8 +158,11 @@ int run_parsed(const std::map<CLI::App*, command_action>& actions, const global_
         const int exit = action(context);
         if (global.timings || global.verbose) fmt::print(stderr, "timings: {}\n", context.judge.timings.summary());
         // What stdout still buffers, written: a --json into a full disk left an empty file and exit 0.
-        if (std::fflush(stdout) != 0 || std::ferror(stdout))
-            throw environment_error(fmt::format("cannot write the output: {}", std::strerror(errno)));
+        errno = 0;
+        const bool flushed = std::fflush(stdout) == 0;
+        if (!flushed || std::ferror(stdout))
+            throw environment_error(fmt::format("cannot write the output: {}",
+                                                !flushed && errno ? std::strerror(errno) : "an earlier write failed"));
         return exit;
     }
     return exit_usage;  // unreachable: require_subcommand(1)

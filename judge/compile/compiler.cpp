@@ -529,13 +529,21 @@ std::string forced_header(const problem_spec& spec, const std::string& function)
 // happens to the learner's file meanwhile.
 namespace {
 
-// PEP 263: a comment on the first or second line that names the file's encoding.
+// PEP 263: a comment on the first line, or on the second after a comment, that names an encoding
+// other than UTF-8 (which leaves the bytes to be UTF-8).
 bool declares_coding(const std::string& text) {
-    static const std::regex coding(R"(^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+)");
+    static const std::regex coding(R"(^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+))");
+    static const std::regex utf8(R"(utf[-_]?8.*)", std::regex::icase);
     std::istringstream lines(text);
     std::string line;
-    for (int n = 0; n < 2 && std::getline(lines, line); ++n)
-        if (std::regex_search(regex_line(line), coding)) return true;
+    for (int n = 0; n < 2 && std::getline(lines, line); ++n) {
+        std::smatch found;
+        const std::string cut = regex_line(line);
+        if (std::regex_search(cut, found, coding)) return !std::regex_match(found[1].str(), utf8);
+        if (line.find_first_not_of(" \t\f\r") != std::string::npos &&
+            line.find('#') != line.find_first_not_of(" \t\f\r"))
+            return false;  // code on the first line: Python looks no further
+    }
     return false;
 }
 
