@@ -313,7 +313,7 @@ TEST_CASE("every shipped problem parses", "[spec][catalog]") {
     }
 }
 
-TEST_CASE("a float's largest value, as NumPy prints it, is a float; past it is refused", "[spec]") {
+TEST_CASE("a float's largest value, as NumPy prints it, is a float, and past it is refused", "[spec]") {
     // 3.4028235e38 is a little above the double FLT_MAX and rounds to it: refused, its message said it
     // was beyond 3.40282e+38.
     std::string yaml = kValid;
