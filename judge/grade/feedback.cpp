@@ -59,7 +59,7 @@ void write_feedback(const std::filesystem::path& run, const std::vector<grade_ro
         if (const auto file = feedback_file(run, row)) try {
                 std::filesystem::create_directories(file->parent_path());
                 write_file_atomically(*file, feedback_text(row));
-            } catch (const std::exception& error) {  // a student file "bob" beside a folder "bob.txt": that one
+            } catch (const std::exception& error) {  // a write that fails (a name too odd, a full disk): that one
                 spdlog::warn("no feedback for {}: {}", printable_name(row.file), error.what());
             }
 }
