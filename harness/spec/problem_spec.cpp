@@ -885,9 +885,10 @@ private:
     void check_values_fit(const generator_spec& gen, const parameter& param, const std::string& where,
                           const std::vector<double>& args, std::size_t count) const {
         std::vector<double> made;  // its extremes
-        if (gen.kind == generator_kind::uniform || gen.kind == generator_kind::integers) made = args;
+        if (gen.kind == generator_kind::uniform || gen.kind == generator_kind::integers ||
+            gen.kind == generator_kind::constant)
+            made = args;
         if (gen.kind == generator_kind::normal) made = {args[0] - 6 * args[1], args[0] + 6 * args[1]};  // |z| <= 6
-        if (gen.kind == generator_kind::constant) made = args;
         if (gen.kind == generator_kind::ramp) made = {args[0], args[0] + args[1] * static_cast<double>(count - 1)};
         const bool is_int = param.type == element_type::i32;
         for (const double value : made) {

@@ -516,7 +516,7 @@ void run_reference_job(session& s, const reference_job& job) {
                 // Where a request's time goes, for the judge's debug log (-v).
                 stopwatch watch;
                 // A request alone generates its inputs here, under the gate; mapped as the shared ones are,
-                // each with an unreadable page after it (copy_on_write_inputs.hpp).
+                // each between unreadable pages, after a pad (copy_on_write_inputs.hpp).
                 const auto base = shared.find({request.test, request.data.seed});
                 std::optional<copy_on_write_inputs> own;
                 const copy_on_write_inputs& generated =
