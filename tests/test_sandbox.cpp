@@ -110,7 +110,7 @@ TEST_CASE("the bwrap command line binds the system read-only, the policy's paths
     policy.read_only.push_back({"/srv/problem", {}});
     policy.writable.push_back({"/srv/stage/out", "/judge/out"});
     policy.scratch_bytes = 1 << 20;
-    const auto argv = sandbox_argv("/usr/bin/bwrap", policy, 5, {"runner", "x"});
+    const auto argv = sandbox_argv("/usr/bin/bwrap", policy, {5}, {"runner", "x"});
     std::string line;
     for (const auto& arg : argv) line += arg + " ";
     CHECK(line.rfind("/usr/bin/bwrap --unshare-all --die-with-parent --new-session --proc /proc --dev /dev ", 0) == 0);
@@ -123,12 +123,94 @@ TEST_CASE("the bwrap command line binds the system read-only, the policy's paths
     if (const char* home = std::getenv("HOME")) CHECK(line.find(std::string(" ") + home + " ") == std::string::npos);
 }
 
+TEST_CASE(
+    "the bwrap command line for a sandbox's user: a user namespace the judge maps, then setpriv, then the command",
+    "[sandbox]") {
+    sandbox_policy policy;
+    policy.read_only.push_back({"/srv/deep/problem", {}});
+    policy.scratch_bytes = 1 << 20;
+    const auto line_of = [](const std::vector<std::string>& argv) {
+        std::string line;
+        for (const auto& arg : argv) line += arg + " ";
+        return line;
+    };
+    const std::string own = line_of(sandbox_argv("/usr/bin/bwrap", policy, {6, 7, 8}, {"runner", "x"}));
+    CHECK(own.find("--unshare-user") == std::string::npos);
+    CHECK(own.find("setpriv") == std::string::npos);
+    // bwrap 0.8 makes a bind's missing parents 0700, closed to any user but root: each made open first.
+    CHECK(own.find("--dir /srv --dir /srv/deep --ro-bind /srv/deep/problem /srv/deep/problem ") != std::string::npos);
+    CHECK(own.find("--dir /sys --ro-bind-try /sys/bus /sys/bus ") != std::string::npos);
+    CHECK(own.find("--perms 01777 --size 1048576 --tmpfs /tmp ") != std::string::npos);
+    policy.user = sandbox_user{4242, 4343, "/usr/bin/setpriv"};
+    const std::string user = line_of(sandbox_argv("/usr/bin/bwrap", policy, {6, 7, 8}, {"runner", "x"}));
+    CHECK(user.rfind("/usr/bin/bwrap --unshare-all --die-with-parent --new-session --proc /proc --dev /dev "
+                     "--unshare-user --userns-block-fd 8 --info-fd 7 ",
+                     0) == 0);
+    CHECK(user.find("--cap-add CAP_SETUID --cap-add CAP_SETGID --cap-add CAP_SETPCAP --remount-ro / ") !=
+          std::string::npos);
+    CHECK(user.find("--seccomp 6 -- /usr/bin/setpriv --reuid=4242 --regid=4343 --clear-groups --bounding-set=-all "
+                    "--inh-caps=-all -- runner x ") != std::string::npos);
+}
+
+TEST_CASE("a root judge runs the submission as nobody, with no group or capability, or as root where nobody cannot",
+          "[sandbox]") {
+    if (geteuid() != 0) {
+        WARN("the judge does not run as root here: its sandbox is its own user's, and this was not tried");
+        return;
+    }
+    const auto result = judge_fake("prints_its_user");
+    CHECK(result.overall == verdict::accepted);
+    CHECK(result.program_output == "uid 65534 gid 65534 groups 0 effective 0 permitted 0\n");
+    // Where nobody may not read a bound folder (a problem's, closed to others), the sandbox stays root's.
+    const temp_dir closed("closed");
+    sandbox_policy policy;
+    policy.read_only.push_back({closed.path(), {}});
+    run_as_submission_user(policy);
+    CHECK_FALSE(policy.user);
+    std::filesystem::permissions(closed.path(), std::filesystem::perms(0755));
+    const temp_dir written("written");
+    policy.writable.push_back({written.path(), {}});
+    run_as_submission_user(policy);
+    REQUIRE(policy.user);
+    CHECK(policy.user->uid == 65534);
+    struct stat status {};
+    REQUIRE(stat(written.path().c_str(), &status) == 0);
+    CHECK(status.st_uid == 65534);  // the folders it writes are given to it
+    CHECK(status.st_gid == 65534);
+}
+
+TEST_CASE("CLI: $GPUJUDGE_SANDBOX_USER names a root judge's sandbox user, and 0 keeps root", "[sandbox][cli]") {
+    if (geteuid() != 0) {
+        WARN("the judge does not run as root here: its sandbox is its own user's, and this was not tried");
+        return;
+    }
+    const auto run_as = [](const std::string& user) {
+        return gpujudge_env(
+            {"GPUJUDGE_HOME=" GPUJUDGE_TEST_FIXTURES, "GPUJUDGE_SANDBOX_USER=" + user},
+            {"--color", "never", "--backend", "host", "run", "tiny_sum", kFakes + "prints_its_user.cpp"});
+    };
+    const auto other = run_as("4242:4343");
+    INFO(other.output);
+    CHECK(other.exit.code == exit_accepted);
+    CHECK(other.output.find("  | uid 4242 gid 4343 groups 0 effective 0 permitted 0\n") != std::string::npos);
+    const auto root = run_as("0");
+    INFO(root.output);
+    CHECK(root.exit.code == exit_accepted);
+    CHECK(root.output.find("  | uid 0 gid 0 groups ") != std::string::npos);
+    const auto wrong = run_as("nobody");
+    INFO(wrong.output);
+    CHECK(wrong.exit.code == exit_accepted);
+    CHECK(wrong.output.find("GPUJUDGE_SANDBOX_USER='nobody' is not UID or UID:GID (numbers); using 65534:65534 "
+                            "(nobody)") != std::string::npos);
+    CHECK(wrong.output.find("  | uid 65534 gid 65534 ") != std::string::npos);
+}
+
 TEST_CASE("the policy's variables are set inside over the judge's, which are not passed twice", "[sandbox]") {
     setenv("CUDA_VISIBLE_DEVICES", "0,1", 1);
     sandbox_policy policy;
     policy.environment = {{"CUDA_VISIBLE_DEVICES", "1"}, {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"}};
     std::string line;
-    for (const auto& arg : sandbox_argv("/usr/bin/bwrap", policy, 5, {"runner"})) line += arg + " ";
+    for (const auto& arg : sandbox_argv("/usr/bin/bwrap", policy, {5}, {"runner"})) line += arg + " ";
     unsetenv("CUDA_VISIBLE_DEVICES");
     CHECK(line.find("--setenv CUDA_VISIBLE_DEVICES 1 --setenv CUDA_DEVICE_ORDER PCI_BUS_ID ") != std::string::npos);
     CHECK(line.find("CUDA_VISIBLE_DEVICES 0,1") == std::string::npos);
@@ -231,7 +313,7 @@ TEST_CASE("hidden folders are covered where a bind shows them, and folders bound
     policy.workdir = "/srv/work/";
     const auto line_of = [](const sandbox_policy& policy) {
         std::string line;
-        for (const auto& arg : sandbox_argv("/usr/bin/bwrap", policy, 5, {"nvcc"})) line += arg + " ";
+        for (const auto& arg : sandbox_argv("/usr/bin/bwrap", policy, {5}, {"nvcc"})) line += arg + " ";
         return line;
     };
     const std::string line = line_of(policy);

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include <cstring>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -52,7 +54,31 @@ std::string child_exit::describe() const {
 
 namespace {
 
-constexpr int kSeccompFd = 6;  // where bwrap reads the seccomp filter in the child (5 is the outputs window)
+constexpr int kSeccompFd = 6;    // where bwrap reads the seccomp filter in the child (5 is the outputs window)
+constexpr int kUserInfoFd = 7;   // where bwrap writes its child's pid, for a sandbox's user (map_sandbox_user)
+constexpr int kUserBlockFd = 8;  // where bwrap waits for that user's maps
+
+// A pipe's two ends (or a socket pair's: a write to it can be sent without SIGPIPE, were its reader
+// gone), closed when gone, each at most once.
+struct pipe_ends {
+    int read = -1, write = -1;
+    explicit pipe_ends(bool socket = false) {
+        int fds[2];
+        if ((socket ? socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) : pipe2(fds, O_CLOEXEC)) != 0)
+            throw std::runtime_error("cannot create a pipe");
+        read = fds[0];
+        write = fds[1];
+    }
+    pipe_ends(const pipe_ends&) = delete;
+    pipe_ends& operator=(const pipe_ends&) = delete;
+    ~pipe_ends() {
+        for (int* fd : {&read, &write}) close_end(*fd);
+    }
+    static void close_end(int& fd) {
+        if (fd >= 0) close(fd);
+        fd = -1;
+    }
+};
 
 // In the child, between fork and exec: only async-signal-safe calls. Moves each descriptor to its
 // number (out of the way first, so that one move cannot overwrite another's source), sets the
@@ -123,7 +149,7 @@ child_process::child_process(const std::vector<std::string>& argv, const spawn_o
         seccomp_fd = seccomp_filter_fd(options.sandbox->launcher_tool);
         sandbox_policy policy = *options.sandbox;
         policy.environment.insert(policy.environment.end(), options.environment.begin(), options.environment.end());
-        command = sandbox_argv(*bwrap, policy, kSeccompFd, argv);
+        command = sandbox_argv(*bwrap, policy, {kSeccompFd, kUserInfoFd, kUserBlockFd}, argv);
         environment = bwrap_environment(*bwrap);
         const resource_limits inside = sandbox_limits(*options.sandbox);
         for (auto [mine, theirs] : {std::pair<rlim_t*, rlim_t>{&limits.cpu_seconds, inside.cpu_seconds},
@@ -154,11 +180,38 @@ child_process::child_process(const std::vector<std::string>& argv, const spawn_o
     if (options.control_fd >= 0) moves.emplace_back(options.control_fd, 4);
     if (options.outputs_fd >= 0) moves.emplace_back(options.outputs_fd, 5);
     if (seccomp_fd >= 0) moves.emplace_back(seccomp_fd, kSeccompFd);
+    std::optional<pipe_ends> user_info, user_block;
+    if (options.sandbox && options.sandbox->user) {
+        user_info.emplace();
+        user_block.emplace(true);
+        moves.emplace_back(user_info->write, kUserInfoFd);
+        moves.emplace_back(user_block->read, kUserBlockFd);
+    }
     std::vector<char*> args, env;
     for (auto& arg : command) args.push_back(arg.data());
     args.push_back(nullptr);
     for (auto& entry : environment) env.push_back(entry.data());
     env.push_back(nullptr);
+    start(argv.front(), program, args, env, output, moves, limits);
+    sandboxed_ = options.sandbox.has_value();
+    output_file_ = options.output_file;
+    output_limit_bytes_ = options.output_limit_bytes;
+    if (!user_info) return;
+    // Outside the spawn's lock: bwrap takes a moment to say which process to map.
+    pipe_ends::close_end(user_info->write);
+    pipe_ends::close_end(user_block->read);
+    try {
+        map_sandbox_user(user_info->read, user_block->write, *options.sandbox->user);
+    } catch (...) {
+        kill_group();
+        wait();
+        throw;
+    }
+}
+
+void child_process::start(const std::string& name, const std::string& program, std::vector<char*>& args,
+                          std::vector<char*>& env, const std::string& output,
+                          const std::vector<std::pair<int, int>>& moves, const resource_limits& limits) {
     int errors[2];
     if (pipe2(errors, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a pipe");
     std::lock_guard<std::mutex> lock(g_children_mutex);
@@ -167,7 +220,7 @@ child_process::child_process(const std::vector<std::string>& argv, const spawn_o
     close(errors[1]);
     if (pid_ < 0) {
         close(errors[0]);
-        throw std::runtime_error(fmt::format("cannot start {}: {}", argv[0], std::strerror(errno)));
+        throw std::runtime_error(fmt::format("cannot start {}: {}", name, std::strerror(errno)));
     }
     setpgid(pid_, pid_);  // also here: a kill of the group right after must not miss it
     int error = 0;
@@ -177,12 +230,9 @@ child_process::child_process(const std::vector<std::string>& argv, const spawn_o
     close(errors[0]);
     if (got == sizeof error) {  // the program did not start: the child has exited
         waitpid(pid_, nullptr, 0);
-        throw std::runtime_error(fmt::format("cannot start {}: {}", argv[0], std::strerror(error)));
+        throw std::runtime_error(fmt::format("cannot start {}: {}", name, std::strerror(error)));
     }
     g_children.insert(pid_);
-    sandboxed_ = options.sandbox.has_value();
-    output_file_ = options.output_file;
-    output_limit_bytes_ = options.output_limit_bytes;
 }
 
 child_process::~child_process() {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpujudge {
@@ -55,6 +56,10 @@ public:
     void abandon();
 
 private:
+    // Forks and starts `program` under the spawn's lock (see child_process.cpp's untrack); throws,
+    // with nothing left running, when it cannot start. `name` is the command as asked, for messages.
+    void start(const std::string& name, const std::string& program, std::vector<char*>& args, std::vector<char*>& env,
+               const std::string& output, const std::vector<std::pair<int, int>>& moves, const resource_limits& limits);
     bool flooding() const;  // its output is past the limit
 
     int pid_ = -1;

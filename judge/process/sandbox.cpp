@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/ioctl.h>
@@ -17,12 +18,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <spdlog/spdlog.h>
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <mutex>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -82,6 +89,20 @@ std::optional<std::filesystem::path> seen_through(const std::filesystem::path& p
     return plain((bind.target.empty() ? bind.source : bind.target) / relative);
 }
 
+// `--dir` for each folder above `target` that bwrap has not made yet. bwrap 0.8 makes a bind's
+// missing parents 0700 (its bind options leave their mode at 0), which only their owner, root, could
+// cross: not the sandbox's user (run_as_submission_user).
+void add_open_parents(std::vector<std::string>& argv, const std::filesystem::path& target,
+                      std::set<std::filesystem::path>& made) {
+    std::filesystem::path parent = target.root_path();
+    const auto folders = plain(target).relative_path().parent_path();
+    for (const auto& part : folders) {
+        parent /= part;
+        if (made.insert(parent).second) argv.insert(argv.end(), {"--dir", parent.string()});
+    }
+    made.insert(plain(target));
+}
+
 // The policy's binds, then an empty tmpfs wherever a bind (the system's included) shows a hidden
 // folder; parents first, so that a folder bound inside a hidden one is mounted over its tmpfs.
 // Where the bound tree shows it, not through a link: bwrap cannot follow a link in a bind.
@@ -116,7 +137,11 @@ std::vector<std::string> policy_mounts(const sandbox_policy& policy, const std::
     std::stable_sort(mounts.begin(), mounts.end(),
                      [](const mount& a, const mount& b) { return depth(a.at) < depth(b.at); });
     std::vector<std::string> argv;
-    for (const auto& each : mounts) argv.insert(argv.end(), each.args.begin(), each.args.end());
+    std::set<std::filesystem::path> made;
+    for (const auto& each : mounts) {
+        add_open_parents(argv, each.at, made);
+        argv.insert(argv.end(), each.args.begin(), each.args.end());
+    }
     return argv;
 }
 
@@ -310,10 +335,14 @@ int seccomp_filter_fd(bool launcher_tool) {
     return fd;
 }
 
-std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const sandbox_policy& policy, int seccomp_fd,
-                                      const std::vector<std::string>& command) {
+std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const sandbox_policy& policy,
+                                      const sandbox_fds& fds, const std::vector<std::string>& command) {
     std::vector<std::string> argv{
         bwrap.string(), "--unshare-all", "--die-with-parent", "--new-session", "--proc", "/proc", "--dev", "/dev"};
+    // A user namespace whose maps the judge writes (map_sandbox_user): bwrap waits for them.
+    if (policy.user)
+        argv.insert(argv.end(), {"--unshare-user", "--userns-block-fd", std::to_string(fds.block), "--info-fd",
+                                 std::to_string(fds.info)});
     std::error_code error;
     // The GPU: /dev/nvidia0... (or the policy's one), nvidiactl, nvidia-uvm, nvidia-caps/ (MIG), and /dev/dri.
     for (const auto& node : nvidia_device_nodes("/dev", policy.gpu_minor))
@@ -321,8 +350,10 @@ std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const 
     if (std::filesystem::exists("/dev/dri", error)) argv.insert(argv.end(), {"--dev-bind", "/dev/dri", "/dev/dri"});
     // --dev's /dev is a tmpfs of half the machine's memory, /dev/shm in it: shared memory gets a tmpfs
     // as large as the scratch, and the rest of /dev is read-only (its nodes stay writable).
-    argv.insert(argv.end(),
-                {"--size", std::to_string(policy.scratch_bytes), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"});
+    // The tmpfs folders are bwrap's, root's when it runs as root: sticky and open to all, as /tmp is,
+    // for the policy's user.
+    argv.insert(argv.end(), {"--perms", "01777", "--size", std::to_string(policy.scratch_bytes), "--tmpfs", "/dev/shm",
+                             "--remount-ro", "/dev"});
     // The system, read-only: folders as binds, merged-/usr links as links.
     std::vector<sandbox_bind> system;
     for (const char* dir : {"/usr", "/etc", "/opt", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin"}) {
@@ -335,13 +366,19 @@ std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const 
         }
     }
     // What the CUDA driver reads of the devices and their bus (sysfs), read-only.
-    for (const char* dir : {"/sys/bus", "/sys/class", "/sys/dev", "/sys/devices", "/sys/module/nvidia"})
+    std::set<std::filesystem::path> made;
+    for (const char* dir : {"/sys/bus", "/sys/class", "/sys/dev", "/sys/devices", "/sys/module/nvidia"}) {
+        add_open_parents(argv, dir, made);
         argv.insert(argv.end(), {"--ro-bind-try", dir, dir});
-    argv.insert(argv.end(), {"--size", std::to_string(policy.scratch_bytes), "--tmpfs", "/tmp"});
+    }
+    argv.insert(argv.end(), {"--perms", "01777", "--size", std::to_string(policy.scratch_bytes), "--tmpfs", "/tmp"});
     const auto mounts = policy_mounts(policy, system);
     argv.insert(argv.end(), mounts.begin(), mounts.end());
     const auto covers = root_covers(policy);
     argv.insert(argv.end(), covers.begin(), covers.end());
+    // What setpriv needs to become the user (it drops all three, and the bounding set, before the command).
+    if (policy.user)
+        argv.insert(argv.end(), {"--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"});
     const std::string workdir = policy.workdir.empty() ? "/tmp" : plain(policy.workdir).string();
     if (!policy.workdir.empty()) argv.insert(argv.end(), {"--dir", workdir});
     // bwrap's root, where the mount points above were made, is a tmpfs in memory with no size: once
@@ -363,9 +400,50 @@ std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const 
         argv.insert(argv.end(), {"--setenv", name, value});
     }
     if (!path_set) argv.insert(argv.end(), {"--setenv", "PATH", "/usr/bin:/bin"});
-    argv.insert(argv.end(), {"--chdir", workdir, "--seccomp", std::to_string(seccomp_fd), "--"});
+    argv.insert(argv.end(), {"--chdir", workdir, "--seccomp", std::to_string(fds.seccomp), "--"});
+    if (const auto& user = policy.user)
+        argv.insert(argv.end(),
+                    {user->setpriv.string(), fmt::format("--reuid={}", user->uid), fmt::format("--regid={}", user->gid),
+                     "--clear-groups", "--bounding-set=-all", "--inh-caps=-all", "--"});
     argv.insert(argv.end(), command.begin(), command.end());
     return argv;
+}
+
+void map_sandbox_user(int info_fd, int block_fd, const sandbox_user& user) {
+    // bwrap writes {"child-pid": N, ...} as soon as its child exists, then waits on `block_fd`.
+    std::string text;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    nlohmann::json info = nlohmann::json::parse(text, nullptr, false);
+    while (info.is_discarded()) {
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        pollfd wanted{info_fd, POLLIN, 0};
+        if (left.count() <= 0 || poll(&wanted, 1, static_cast<int>(left.count())) == 0)
+            throw std::runtime_error("bwrap did not say which process to map the sandbox's user in within 30 s");
+        char buffer[512];
+        const ssize_t got = read(info_fd, buffer, sizeof buffer);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) throw std::runtime_error("bwrap ended before its sandbox's user could be mapped");
+        text.append(buffer, static_cast<std::size_t>(got));
+        info = nlohmann::json::parse(text, nullptr, false);
+    }
+    const auto pid = info.value("child-pid", 0);
+    if (pid <= 0) throw std::runtime_error(fmt::format("bwrap named no child process: {}", text));
+    // Root as itself (bwrap's mounts need it mapped), the user as itself.
+    const auto write_map = [&](const char* name, unsigned id) {
+        const std::string map = id == 0 ? "0 0 1\n" : fmt::format("0 0 1\n{0} {0} 1\n", id);
+        const std::string path = fmt::format("/proc/{}/{}", pid, name);
+        const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+        const bool written = fd >= 0 && write(fd, map.data(), map.size()) == static_cast<ssize_t>(map.size());
+        const int error = errno;
+        if (fd >= 0) close(fd);
+        if (!written) throw std::runtime_error(fmt::format("{}: cannot be written: {}", path, std::strerror(error)));
+    };
+    write_map("uid_map", user.uid);
+    write_map("gid_map", user.gid);
+    const char go = 1;
+    if (send(block_fd, &go, 1, MSG_NOSIGNAL) != 1)
+        throw std::runtime_error(fmt::format("bwrap cannot be told to go on: {}", std::strerror(errno)));
 }
 
 std::vector<std::string> bwrap_environment(const std::filesystem::path& bwrap) {
@@ -411,6 +489,106 @@ const sandbox_probe& sandbox_available() {
         }
     });
     return probe;
+}
+
+namespace {
+
+// $GPUJUDGE_SANDBOX_USER ("UID" or "UID:GID", numbers; GID defaults to UID), else nobody (65534);
+// nothing for uid 0, which asks for root as before.
+std::optional<sandbox_user> configured_user() {
+    sandbox_user user;
+    const char* text = std::getenv("GPUJUDGE_SANDBOX_USER");
+    if (text && *text) {
+        unsigned long uid = 0, gid = 0;
+        char end = 0;
+        const int read = std::sscanf(text, "%lu:%lu%c", &uid, &gid, &end);
+        if (!std::isdigit(static_cast<unsigned char>(text[0])) || (read != 1 && read != 2) || uid >= 4294967295ul ||
+            gid >= 4294967295ul || (read == 1 && std::strchr(text, ':'))) {
+            spdlog::warn("GPUJUDGE_SANDBOX_USER='{}' is not UID or UID:GID (numbers); using 65534:65534 (nobody)",
+                         text);
+        } else {
+            user.uid = static_cast<uid_t>(uid);
+            user.gid = static_cast<gid_t>(read == 2 ? gid : uid);
+        }
+    }
+    if (user.uid == 0) return std::nullopt;
+    return user;
+}
+
+// The user a root judge's runners may run as, found once: bwrap maps it and setpriv becomes it here.
+const std::optional<sandbox_user>& probed_user() {
+    static std::optional<sandbox_user> user;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        if (geteuid() != 0) return;
+        auto wanted = configured_user();
+        if (!wanted) return;
+        std::string why;
+        if (const auto setpriv = find_program("setpriv")) {
+            wanted->setpriv = *setpriv;
+            spawn_options options;
+            options.sandbox = sandbox_policy{};
+            options.sandbox->scratch_bytes = 1 << 20;
+            options.sandbox->user = wanted;
+            try {
+                const command_result result = run_command({"/bin/true"}, std::chrono::seconds(30), options);
+                if (!result.exit.timed_out && !result.exit.signaled && result.exit.code == 0) {
+                    user = wanted;
+                    return;
+                }
+                why = fmt::format("bwrap failed ({}): {}", result.exit.describe(), result.output);
+                while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+            } catch (const std::exception& error) {
+                why = error.what();
+            }
+        } else {
+            why = "setpriv (util-linux) is not on PATH";
+        }
+        spdlog::warn(
+            "the sandbox cannot run submissions as uid {} here ({}); they run as root, whom no limit on "
+            "processes holds: run gpujudge as an ordinary user",
+            wanted->uid, why);
+    });
+    return user;
+}
+
+// Whether `user` may use `path` by its owner's, group's or others' bits: read a file, list a folder,
+// read and write a device.
+bool user_may_use(const std::filesystem::path& path, const sandbox_user& user) {
+    struct stat status {};
+    if (stat(path.c_str(), &status) != 0) return true;  // nothing there: bwrap says so, as for any user
+    const mode_t need = S_IROTH | (S_ISDIR(status.st_mode) ? S_IXOTH : 0) | (S_ISCHR(status.st_mode) ? S_IWOTH : 0);
+    const int shift = status.st_uid == user.uid ? 6 : status.st_gid == user.gid ? 3 : 0;
+    return ((status.st_mode >> shift) & need) == need;
+}
+
+// Warns once per path that the sandbox runs as root because of it.
+void warn_kept_root(const std::filesystem::path& path, const std::string& why) {
+    static std::mutex mutex;
+    static std::set<std::string> warned;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!warned.insert(path.string()).second) return;
+    spdlog::warn(
+        "{}: {}; the sandbox runs as root, whom no limit on processes holds (chmod o+rX it, or run gpujudge "
+        "as an ordinary user)",
+        path.string(), why);
+}
+
+}  // namespace
+
+void run_as_submission_user(sandbox_policy& policy) {
+    const auto& user = probed_user();
+    if (!user) return;
+    for (const auto& bind : policy.read_only)
+        if (!user_may_use(bind.source, *user))
+            return warn_kept_root(bind.source, fmt::format("uid {} may not read it", user->uid));
+    for (const auto& node : nvidia_device_nodes("/dev", policy.gpu_minor))
+        if (!user_may_use(node, *user)) return warn_kept_root(node, fmt::format("uid {} may not use it", user->uid));
+    for (const auto& bind : policy.writable)
+        if (chown(bind.source.c_str(), user->uid, user->gid) != 0)
+            return warn_kept_root(bind.source,
+                                  fmt::format("it cannot be given to uid {}: {}", user->uid, std::strerror(errno)));
+    policy.user = user;
 }
 
 void require_sandbox() {

@@ -4,6 +4,7 @@
 // seccomp filter that libseccomp compiles. Well-kept tools rather than hand-rolled mount and
 // syscall code: bwrap is what Flatpak runs every application in.
 #include <sys/resource.h>
+#include <sys/types.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -28,6 +29,17 @@ struct resource_limits {
     rlim_t address_bytes = 0;  // RLIMIT_AS
     rlim_t open_files = 0;     // RLIMIT_NOFILE
     bool no_core = false;      // RLIMIT_CORE 0
+};
+
+// The user a root judge's runners run as. Root is the one user the kernel never holds to RLIMIT_NPROC
+// (a fork bomb in solve took every PID of the machine, and the references started meanwhile failed)
+// and whose per-user counters the judge shares. bwrap maps this user into the sandbox's user
+// namespace beside root, makes its mounts as root (reading what the judge can), and setpriv (from
+// util-linux) becomes this user, with no capability left, before the command starts.
+struct sandbox_user {
+    uid_t uid = 65534;  // nobody, or $GPUJUDGE_SANDBOX_USER ("UID" or "UID:GID")
+    gid_t gid = 65534;
+    std::filesystem::path setpriv;
 };
 
 struct sandbox_policy {
@@ -59,6 +71,8 @@ struct sandbox_policy {
     // deny_beyond_the_processes in sandbox.cpp): memory and counters the kernel keeps outside every
     // process, and POSIX timers, which can send a stop signal past the rules on kill().
     bool launcher_tool = false;
+    // Who the command runs as: none, the judge's user (see run_as_submission_user).
+    std::optional<sandbox_user> user;
 };
 
 // The limits a policy's command runs under (its rlimits with RLIMIT_FSIZE = the scratch size).
@@ -75,10 +89,31 @@ std::optional<std::filesystem::path> find_bwrap();
 // libseccomp fails.
 int seccomp_filter_fd(bool launcher_tool);
 
-// The full command line: bwrap, its options for `policy` (reading the filter from `seccomp_fd`,
-// the descriptor number the child will have), then `command`.
-std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const sandbox_policy& policy, int seccomp_fd,
-                                      const std::vector<std::string>& command);
+// The descriptor numbers bwrap reads in the child: the seccomp filter's, and for a policy with a
+// user, where it writes its child's pid (--info-fd) and where it waits until the judge has mapped
+// the user (--userns-block-fd).
+struct sandbox_fds {
+    int seccomp = -1;
+    int info = -1;
+    int block = -1;
+};
+
+// The full command line: bwrap, its options for `policy` (reading from the descriptors `fds`
+// names), then `command` (after setpriv for a policy's user).
+std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const sandbox_policy& policy,
+                                      const sandbox_fds& fds, const std::vector<std::string>& command);
+
+// For a policy with a user, in the judge once bwrap has started: reads the pid of bwrap's child from
+// `info_fd`, writes its user namespace's maps (root to root, the user to itself), then lets it go on
+// through `block_fd` (a socket: sent to without SIGPIPE). Throws saying what failed (bwrap ended first, the kernel refused a map).
+void map_sandbox_user(int info_fd, int block_fd, const sandbox_user& user);
+
+// For a root judge, where the submission's code runs: sets the policy's user (sandbox_user) and gives
+// it the policy's writable binds (chown: only the judge's own folders are bound writable there). Left
+// as root, with a warning (once per cause), where bwrap cannot map the user or setpriv is missing
+// (probed once), where the user may not read a read-only bind or use the GPU's nodes, or where a
+// writable bind cannot be given. An ordinary judge's sandbox is its own user's: nothing changes.
+void run_as_submission_user(sandbox_policy& policy);
 
 // The environment bwrap itself starts with: the judge's, with LD_LIBRARY_PATH naming the folder of
 // a bwrap carried beside the binary (its libraries are there, see tests/gpu/package.sh).

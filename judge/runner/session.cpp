@@ -99,6 +99,11 @@ void stage_file(const std::filesystem::path& from, const std::filesystem::path& 
     std::filesystem::remove(to, error);
     std::filesystem::create_hard_link(from, to, error);
     if (error) std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
+    // Readable by the sandbox's user (run_as_submission_user), whatever the umask it was written under.
+    std::filesystem::permissions(
+        to,
+        std::filesystem::perms::owner_read | std::filesystem::perms::group_read | std::filesystem::perms::others_read,
+        std::filesystem::perm_options::add);
 }
 
 // A Python runner also sees its Python, read-only: the installation, the environment, every folder
@@ -164,6 +169,7 @@ sandbox_policy runner_policy(const runner_settings& settings, const problem_spec
     policy.hidden = settings.hidden;
     if (!settings.cache_dir.empty()) policy.hidden.push_back(settings.cache_dir);
     policy.hidden.push_back(std::filesystem::temp_directory_path());
+    run_as_submission_user(policy);  // a root judge's sandbox: not root (the staging folder is open to it)
     return policy;
 }
 
@@ -296,7 +302,11 @@ runner_session::runner_session(const problem_spec& spec, const runner_settings& 
     if (settings.sandbox) {
         require_sandbox();
         stage_.emplace("sandbox");
-        for (const char* part : {"lib", "out"}) std::filesystem::create_directory(stage_->path() / part);
+        // Inside the judge's private folder, open to the sandbox's user (run_as_submission_user gives it out/).
+        for (const char* part : {"lib", "out"}) {
+            std::filesystem::create_directory(stage_->path() / part);
+            std::filesystem::permissions(stage_->path() / part, std::filesystem::perms(0755));
+        }
         policy = runner_policy(settings, spec, stage_->path(), gpu);
     }
     process_ = std::make_unique<runner_process>(settings.runner_exe, hello_for(spec, settings), work_.path(),
