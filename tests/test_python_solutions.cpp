@@ -257,7 +257,7 @@ TEST_CASE("a sandboxed Python solve holds 4096 threads and processes at most: a 
     INFO(result.output);
     CHECK(result.exit.code == exit_accepted);
     CHECK(contains(result.output, "RLIMIT_NPROC 4096\n"));
-    // A root judge's sandbox runs it as nobody: root, whom the kernel exempts, would not try the bomb.
+    // A root judge's sandbox runs it as a user of its own: root, whom the kernel exempts, would not try the bomb.
     CHECK(!contains(result.output, "uid 0\n"));
     const auto at = result.output.find("started ");
     REQUIRE(at != std::string::npos);
@@ -372,6 +372,8 @@ TEST_CASE("a Python installed beside the judge's cache and data shows the runner
     // The runner sees its Python's folders read-only; here they hold the cache (expected outputs,
     // compiled libraries) and the data folder (the history) too.
     const temp_dir folder("beside");
+    // Open to others, as an installation is (a root judge's sandbox user reads it).
+    std::filesystem::permissions(folder.path(), std::filesystem::perms(0755));
     std::filesystem::create_symlink(find_python().executable, folder.path() / "python3");
     const auto cache = folder.path() / "cache";
     const auto data = folder.path() / "data";

@@ -14,6 +14,8 @@
 #include "report/judgement.hpp"
 #include "runner/session.hpp"
 
+#include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <catch2/catch.hpp>
@@ -62,6 +64,11 @@ judgement judge_briefly_timed(const std::string& name) {
     judge_context context = sandboxed_context();
     return judge_submission(tiny_sum(), kFakes + name + ".cpp", options, context);
 }
+
+// What prints_its_user prints as a root judge's sandbox user, with nothing left of any capability set.
+const std::string kSandboxUser =
+    "uid 2000000000 gid 2000000000 groups 0\nCapInh: 0000000000000000\nCapPrm: 0000000000000000\nCapEff: "
+    "0000000000000000\nCapBnd: 0000000000000000\nCapAmb: 0000000000000000\nNoNewPrivs: 1\n";
 
 // Sets environment variables for one scope, and names them to the sandbox ($GPUJUDGE_SANDBOX_ENV).
 class scoped_env {
@@ -124,7 +131,7 @@ TEST_CASE("the bwrap command line binds the system read-only, the policy's paths
 }
 
 TEST_CASE(
-    "the bwrap command line for a sandbox's user: a user namespace the judge maps, then setpriv, then the command",
+    "the bwrap command line for a sandbox's user: a user namespace the judge maps, then the shim, then the command",
     "[sandbox]") {
     sandbox_policy policy;
     policy.read_only.push_back({"/srv/deep/problem", {}});
@@ -136,47 +143,56 @@ TEST_CASE(
     };
     const std::string own = line_of(sandbox_argv("/usr/bin/bwrap", policy, {6, 7, 8}, {"runner", "x"}));
     CHECK(own.find("--unshare-user") == std::string::npos);
-    CHECK(own.find("setpriv") == std::string::npos);
+    CHECK(own.find("--become") == std::string::npos);
     // bwrap 0.8 makes a bind's missing parents 0700, closed to any user but root: each made open first.
     CHECK(own.find("--dir /srv --dir /srv/deep --ro-bind /srv/deep/problem /srv/deep/problem ") != std::string::npos);
     CHECK(own.find("--dir /sys --ro-bind-try /sys/bus /sys/bus ") != std::string::npos);
     CHECK(own.find("--perms 01777 --size 1048576 --tmpfs /tmp ") != std::string::npos);
-    policy.user = sandbox_user{4242, 4343, "/usr/bin/setpriv"};
+    policy.user = sandbox_user{4242, 4343, "/opt/gpujudge/bin/gpujudge-runner"};
     const std::string user = line_of(sandbox_argv("/usr/bin/bwrap", policy, {6, 7, 8}, {"runner", "x"}));
     CHECK(user.rfind("/usr/bin/bwrap --unshare-all --die-with-parent --new-session --proc /proc --dev /dev "
                      "--unshare-user --userns-block-fd 8 --info-fd 7 ",
                      0) == 0);
-    CHECK(user.find("--cap-add CAP_SETUID --cap-add CAP_SETGID --cap-add CAP_SETPCAP --remount-ro / ") !=
+    // No capability but the three the shim needs, whatever the judge holds.
+    CHECK(user.find("--cap-drop ALL --cap-add CAP_SETUID --cap-add CAP_SETGID --cap-add CAP_SETPCAP --remount-ro / ") !=
           std::string::npos);
-    CHECK(user.find("--seccomp 6 -- /usr/bin/setpriv --reuid=4242 --regid=4343 --clear-groups --bounding-set=-all "
-                    "--inh-caps=-all -- runner x ") != std::string::npos);
+    CHECK(user.find("--seccomp 6 -- /opt/gpujudge/bin/gpujudge-runner --become 4242:4343 -- runner x ") !=
+          std::string::npos);
 }
 
-TEST_CASE("a root judge runs the submission as nobody, with no group or capability, or as root where nobody cannot",
-          "[sandbox]") {
+TEST_CASE(
+    "a root judge runs the submission as a user of its own, with no group or capability, or refuses where it cannot",
+    "[sandbox]") {
     if (geteuid() != 0) {
         WARN("the judge does not run as root here: its sandbox is its own user's, and this was not tried");
         return;
     }
     const auto result = judge_fake("prints_its_user");
     CHECK(result.overall == verdict::accepted);
-    CHECK(result.program_output == "uid 65534 gid 65534 groups 0 effective 0 permitted 0\n");
-    // Where nobody may not read a bound folder (a problem's, closed to others), the sandbox stays root's.
+    CHECK(result.program_output == kSandboxUser);
+    // Where that user may not read a bound folder (a problem's, closed to others), the judge says so:
+    // never a root sandbox unasked.
+    const std::string shim = GPUJUDGE_BIN_DIR "/gpujudge-runner";
     const temp_dir closed("closed");
     sandbox_policy policy;
     policy.read_only.push_back({closed.path(), {}});
-    run_as_submission_user(policy);
+    CHECK_THROWS_WITH(
+        run_as_submission_user(policy, shim),
+        closed.path().string() +
+            ": uid 2000000000 may not read it (chmod o+rX); a root judge runs submissions as uid 2000000000 "
+            "(root's sandbox has no limit on processes): mend that, set GPUJUDGE_SANDBOX_USER to "
+            "another UID:GID, or to 0 to run them as root, or run gpujudge as an ordinary user");
     CHECK_FALSE(policy.user);
     std::filesystem::permissions(closed.path(), std::filesystem::perms(0755));
     const temp_dir written("written");
     policy.writable.push_back({written.path(), {}});
-    run_as_submission_user(policy);
+    run_as_submission_user(policy, shim);
     REQUIRE(policy.user);
-    CHECK(policy.user->uid == 65534);
+    CHECK(policy.user->uid == 2000000000);
     struct stat status {};
     REQUIRE(stat(written.path().c_str(), &status) == 0);
-    CHECK(status.st_uid == 65534);  // the folders it writes are given to it
-    CHECK(status.st_gid == 65534);
+    CHECK(status.st_uid == 2000000000);  // the folders it writes are given to it
+    CHECK(status.st_gid == 2000000000);
 }
 
 TEST_CASE("CLI: $GPUJUDGE_SANDBOX_USER names a root judge's sandbox user, and 0 keeps root", "[sandbox][cli]") {
@@ -192,7 +208,8 @@ TEST_CASE("CLI: $GPUJUDGE_SANDBOX_USER names a root judge's sandbox user, and 0 
     const auto other = run_as("4242:4343");
     INFO(other.output);
     CHECK(other.exit.code == exit_accepted);
-    CHECK(other.output.find("  | uid 4242 gid 4343 groups 0 effective 0 permitted 0\n") != std::string::npos);
+    CHECK(other.output.find("  | uid 4242 gid 4343 groups 0\n") != std::string::npos);
+    CHECK(other.output.find("  | CapInh: 0000000000000000\n  | CapPrm: 0000000000000000\n") != std::string::npos);
     const auto root = run_as("0");
     INFO(root.output);
     CHECK(root.exit.code == exit_accepted);
@@ -200,9 +217,14 @@ TEST_CASE("CLI: $GPUJUDGE_SANDBOX_USER names a root judge's sandbox user, and 0 
     const auto wrong = run_as("nobody");
     INFO(wrong.output);
     CHECK(wrong.exit.code == exit_accepted);
-    CHECK(wrong.output.find("GPUJUDGE_SANDBOX_USER='nobody' is not UID or UID:GID (numbers); using 65534:65534 "
-                            "(nobody)") != std::string::npos);
-    CHECK(wrong.output.find("  | uid 65534 gid 65534 ") != std::string::npos);
+    CHECK(wrong.output.find("GPUJUDGE_SANDBOX_USER='nobody' is not UID or UID:GID (numbers, GID not 0; 0 for "
+                            "root); using 2000000000:2000000000") != std::string::npos);
+    CHECK(wrong.output.find("  | uid 2000000000 gid 2000000000 groups 0\n") != std::string::npos);
+    for (const char* bad : {"1000x", "4242:0", "65534 "}) {
+        const auto refused = run_as(bad);
+        INFO(refused.output);
+        CHECK(refused.output.find(fmt::format("GPUJUDGE_SANDBOX_USER='{}' is not UID", bad)) != std::string::npos);
+    }
 }
 
 TEST_CASE("the policy's variables are set inside over the judge's, which are not passed twice", "[sandbox]") {
@@ -275,8 +297,15 @@ TEST_CASE("a file is taken out of a sandbox's folder only as a regular file, nev
     CHECK(read_file_text(work.path() / "answers.out") == "the expected outputs");  // untouched
 
     std::ofstream(written, std::ios::binary) << "a library";
+    // Written by a root judge's sandbox user, open to all: the judge's, and no longer writable by others.
+    fs::permissions(written, fs::perms(0666));
+    if (geteuid() == 0) REQUIRE(chown(written.c_str(), 2000000000, 2000000000) == 0);
     CHECK_FALSE(take_from_sandbox(written, kept));  // one file system: renamed
     CHECK(read_file_text(kept) == "a library");
+    struct stat taken {};
+    REQUIRE(stat(kept.c_str(), &taken) == 0);
+    CHECK(taken.st_uid == geteuid());
+    CHECK((taken.st_mode & 07777) == 0644);
     CHECK_FALSE(fs::exists(written));
     CHECK(std::distance(fs::directory_iterator(work.path()), fs::directory_iterator()) == 2);  // no partial left
 
@@ -474,6 +503,21 @@ TEST_CASE("a submission takes no file lease and sets no descriptor to signal it"
                                    "F_SETOWN_EX", "F_SETSIG", "F_SETSIG high", "O_ASYNC", "O_ASYNC high", "FIOASYNC",
                                    "FIOASYNC high", "FIOSETOWN", "SIOCSPGRP", "SIGSTOP high"})
         CHECK(result.program_output.find(what + ": Operation not permitted") != std::string::npos);
+}
+
+TEST_CASE("a submission reads no descriptor the judge inherited (a grading script's open file)", "[sandbox]") {
+    const temp_dir folder("inherited");
+    std::ofstream(folder.path() / "secret") << "the judge's secret";
+    const int file = open((folder.path() / "secret").c_str(), O_RDONLY);  // inherited, as a shell's `exec 200<`
+    REQUIRE(file >= 0);
+    REQUIRE(dup2(file, 200) == 200);
+    close(file);
+    const auto result = judge_fake("reads_inherited_descriptors");
+    close(200);
+    CHECK(result.overall == verdict::accepted);
+    INFO(result.program_output);
+    CHECK(result.program_output.find("fd 200: Bad file descriptor\n") != std::string::npos);
+    CHECK(result.program_output.find("secret") == std::string::npos);
 }
 
 TEST_CASE("a submission holds no memory or counters the kernel keeps outside its processes", "[sandbox]") {

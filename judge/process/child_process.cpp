@@ -6,10 +6,12 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <linux/close_range.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -65,7 +67,8 @@ struct pipe_ends {
     explicit pipe_ends(bool socket = false) {
         int fds[2];
         if ((socket ? socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) : pipe2(fds, O_CLOEXEC)) != 0)
-            throw std::runtime_error("cannot create a pipe");
+            throw std::runtime_error(
+                fmt::format("cannot create a {}: {}", socket ? "socket pair" : "pipe", std::strerror(errno)));
         read = fds[0];
         write = fds[1];
     }
@@ -79,6 +82,21 @@ struct pipe_ends {
         fd = -1;
     }
 };
+
+// In the child, between fork and exec: every descriptor but 0 to 2 and the moves' is closed at exec.
+// What the judge inherited (a grading script's open log, a file a CI agent holds) must not reach the
+// sandbox: a red team's solve read a root-only file and wrote to another through them.
+void close_the_rest(const std::vector<std::pair<int, int>>& moves) {
+    constexpr int kHighestMove = kUserBlockFd;
+    for (int fd = 3; fd <= kHighestMove; ++fd)
+        if (std::none_of(moves.begin(), moves.end(), [fd](const auto& move) { return move.second == fd; }))
+            fcntl(fd, F_SETFD, FD_CLOEXEC);
+    if (syscall(SYS_close_range, kHighestMove + 1, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return;
+    rlimit files{};  // before Linux 5.11
+    const int last =
+        getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < 65536 ? static_cast<int>(files.rlim_cur) : 65536;
+    for (int fd = kHighestMove + 1; fd < last; ++fd) fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
 
 // In the child, between fork and exec: only async-signal-safe calls. Moves each descriptor to its
 // number (out of the way first, so that one move cannot overwrite another's source), sets the
@@ -96,6 +114,7 @@ struct pipe_ends {
     if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0) fail = errno;
     for (std::size_t i = 0; i < count && !fail; ++i)
         if (staged[i] < 0 || dup2(staged[i], moves[i].second) < 0) fail = errno;  // dup2 clears FD_CLOEXEC
+    close_the_rest(moves);
     // Never above the hard limit the judge itself runs under (`ulimit -v` on a login node, a Slurm
     // job's): raising it is refused, and the lower limit holds anyway.
     const auto capped = [](int resource, rlim_t value) {
@@ -127,6 +146,23 @@ struct pipe_ends {
     if (!fail) fail = errno;
     [[maybe_unused]] const auto written = write(error_fd, &fail, sizeof fail);
     _exit(127);
+}
+
+// The judge's side of a sandbox user's start (map_sandbox_user): on failure the child is ended and
+// reaped, and the error says what bwrap printed, if anything.
+void map_user(child_process& child, pipe_ends& info, pipe_ends& block, const spawn_options& options) {
+    pipe_ends::close_end(info.write);
+    pipe_ends::close_end(block.read);
+    try {
+        map_sandbox_user(info.read, block.write, *options.sandbox->user);
+    } catch (const std::exception& error) {
+        child.kill_group();
+        child.wait();
+        std::string said = options.output_file.empty() ? "" : read_file_text(options.output_file).value_or("");
+        while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+        if (said.size() > 400) said = "..." + said.substr(said.size() - 400);
+        throw std::runtime_error(said.empty() ? error.what() : fmt::format("{} (bwrap: {})", error.what(), said));
+    }
 }
 
 }  // namespace
@@ -196,17 +232,8 @@ child_process::child_process(const std::vector<std::string>& argv, const spawn_o
     sandboxed_ = options.sandbox.has_value();
     output_file_ = options.output_file;
     output_limit_bytes_ = options.output_limit_bytes;
-    if (!user_info) return;
     // Outside the spawn's lock: bwrap takes a moment to say which process to map.
-    pipe_ends::close_end(user_info->write);
-    pipe_ends::close_end(user_block->read);
-    try {
-        map_sandbox_user(user_info->read, user_block->write, *options.sandbox->user);
-    } catch (...) {
-        kill_group();
-        wait();
-        throw;
-    }
+    if (user_info) map_user(*this, *user_info, *user_block, options);
 }
 
 void child_process::start(const std::string& name, const std::string& program, std::vector<char*>& args,

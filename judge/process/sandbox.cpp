@@ -178,8 +178,9 @@ const std::vector<std::filesystem::path>& private_system_entries() {
     return entries;
 }
 
-// For a judge run as root: no capabilities in the sandbox, and the system's private entries covered
-// (an empty read-only file, an empty folder), after every other mount. An entry holding one of the
+// For a judge run as root: no capabilities in the sandbox (a policy's user adds the shim's three: see
+// sandbox_argv), and the system's private entries covered (an empty read-only file, an empty
+// folder), after every other mount. An entry holding one of the
 // policy's binds stays: the judge bound what lies inside it on purpose.
 std::vector<std::string> root_covers(const sandbox_policy& policy) {
     if (geteuid() != 0) return {};
@@ -376,9 +377,10 @@ std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const 
     argv.insert(argv.end(), mounts.begin(), mounts.end());
     const auto covers = root_covers(policy);
     argv.insert(argv.end(), covers.begin(), covers.end());
-    // What setpriv needs to become the user (it drops all three, and the bounding set, before the command).
+    // What the shim needs to become the user, and nothing else (it empties all of them before the command).
     if (policy.user)
-        argv.insert(argv.end(), {"--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"});
+        argv.insert(argv.end(), {"--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add",
+                                 "CAP_SETPCAP"});
     const std::string workdir = policy.workdir.empty() ? "/tmp" : plain(policy.workdir).string();
     if (!policy.workdir.empty()) argv.insert(argv.end(), {"--dir", workdir});
     // bwrap's root, where the mount points above were made, is a tmpfs in memory with no size: once
@@ -400,11 +402,13 @@ std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const 
         argv.insert(argv.end(), {"--setenv", name, value});
     }
     if (!path_set) argv.insert(argv.end(), {"--setenv", "PATH", "/usr/bin:/bin"});
+    // A name for a user the password file may not know (Python's getpass reads these first).
+    if (policy.user)
+        for (const char* name : {"USER", "LOGNAME"})
+            if (!set_by(policy, name)) argv.insert(argv.end(), {"--setenv", name, "gpujudge-sandbox"});
     argv.insert(argv.end(), {"--chdir", workdir, "--seccomp", std::to_string(fds.seccomp), "--"});
     if (const auto& user = policy.user)
-        argv.insert(argv.end(),
-                    {user->setpriv.string(), fmt::format("--reuid={}", user->uid), fmt::format("--regid={}", user->gid),
-                     "--clear-groups", "--bounding-set=-all", "--inh-caps=-all", "--"});
+        argv.insert(argv.end(), {user->shim.string(), "--become", fmt::format("{}:{}", user->uid, user->gid), "--"});
     argv.insert(argv.end(), command.begin(), command.end());
     return argv;
 }
@@ -418,7 +422,10 @@ void map_sandbox_user(int info_fd, int block_fd, const sandbox_user& user) {
         const auto left =
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         pollfd wanted{info_fd, POLLIN, 0};
-        if (left.count() <= 0 || poll(&wanted, 1, static_cast<int>(left.count())) == 0)
+        const int ready = left.count() <= 0 ? 0 : poll(&wanted, 1, static_cast<int>(left.count()));
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready < 0) throw std::runtime_error(fmt::format("poll: {}", std::strerror(errno)));
+        if (ready == 0)
             throw std::runtime_error("bwrap did not say which process to map the sandbox's user in within 30 s");
         char buffer[512];
         const ssize_t got = read(info_fd, buffer, sizeof buffer);
@@ -493,101 +500,103 @@ const sandbox_probe& sandbox_available() {
 
 namespace {
 
-// $GPUJUDGE_SANDBOX_USER ("UID" or "UID:GID", numbers; GID defaults to UID), else nobody (65534);
-// nothing for uid 0, which asks for root as before.
+// $GPUJUDGE_SANDBOX_USER ("UID" or "UID:GID", numbers; GID defaults to UID), else sandbox_user's
+// own; nothing for uid 0, which asks for root as before. A value that is neither is warned about.
 std::optional<sandbox_user> configured_user() {
     sandbox_user user;
     const char* text = std::getenv("GPUJUDGE_SANDBOX_USER");
-    if (text && *text) {
-        unsigned long uid = 0, gid = 0;
-        char end = 0;
-        const int read = std::sscanf(text, "%lu:%lu%c", &uid, &gid, &end);
-        if (!std::isdigit(static_cast<unsigned char>(text[0])) || (read != 1 && read != 2) || uid >= 4294967295ul ||
-            gid >= 4294967295ul || (read == 1 && std::strchr(text, ':'))) {
-            spdlog::warn("GPUJUDGE_SANDBOX_USER='{}' is not UID or UID:GID (numbers); using 65534:65534 (nobody)",
-                         text);
-        } else {
-            user.uid = static_cast<uid_t>(uid);
-            user.gid = static_cast<gid_t>(read == 2 ? gid : uid);
-        }
-    }
-    if (user.uid == 0) return std::nullopt;
-    return user;
-}
-
-// The user a root judge's runners may run as, found once: bwrap maps it and setpriv becomes it here.
-const std::optional<sandbox_user>& probed_user() {
-    static std::optional<sandbox_user> user;
-    static std::once_flag once;
-    std::call_once(once, [] {
-        if (geteuid() != 0) return;
-        auto wanted = configured_user();
-        if (!wanted) return;
-        std::string why;
-        if (const auto setpriv = find_program("setpriv")) {
-            wanted->setpriv = *setpriv;
-            spawn_options options;
-            options.sandbox = sandbox_policy{};
-            options.sandbox->scratch_bytes = 1 << 20;
-            options.sandbox->user = wanted;
-            try {
-                const command_result result = run_command({"/bin/true"}, std::chrono::seconds(30), options);
-                if (!result.exit.timed_out && !result.exit.signaled && result.exit.code == 0) {
-                    user = wanted;
-                    return;
-                }
-                why = fmt::format("bwrap failed ({}): {}", result.exit.describe(), result.output);
-                while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
-            } catch (const std::exception& error) {
-                why = error.what();
-            }
-        } else {
-            why = "setpriv (util-linux) is not on PATH";
-        }
+    if (!text || !*text) return user;
+    const auto number = [](const char* from, char** end) {
+        errno = 0;
+        const unsigned long value = std::isdigit(static_cast<unsigned char>(*from)) ? std::strtoul(from, end, 10) : 0;
+        return *end != from && errno == 0 && value < 4294967295ul ? std::optional<unsigned long>(value) : std::nullopt;
+    };
+    char* end = const_cast<char*>(text);
+    const auto uid = number(text, &end);
+    std::optional<unsigned long> gid = uid;
+    if (uid && *end == ':') gid = number(end + 1, &end);
+    if (uid && *uid == 0 && *end == '\0') return std::nullopt;
+    if (!uid || !gid || *end != '\0' || *gid == 0) {
         spdlog::warn(
-            "the sandbox cannot run submissions as uid {} here ({}); they run as root, whom no limit on "
-            "processes holds: run gpujudge as an ordinary user",
-            wanted->uid, why);
-    });
+            "GPUJUDGE_SANDBOX_USER='{}' is not UID or UID:GID (numbers, GID not 0; 0 for root); "
+            "using {}:{}",
+            text, user.uid, user.gid);
+        return user;
+    }
+    user.uid = static_cast<uid_t>(*uid);
+    user.gid = static_cast<gid_t>(*gid);
     return user;
 }
 
-// Whether `user` may use `path` by its owner's, group's or others' bits: read a file, list a folder,
-// read and write a device.
-bool user_may_use(const std::filesystem::path& path, const sandbox_user& user) {
+// Whether `user` may use `path` by its owner's, group's or others' bits: read a file (run it, for
+// the shim), list a folder, read and write a device.
+bool user_may_use(const std::filesystem::path& path, const sandbox_user& user, bool run = false) {
     struct stat status {};
     if (stat(path.c_str(), &status) != 0) return true;  // nothing there: bwrap says so, as for any user
-    const mode_t need = S_IROTH | (S_ISDIR(status.st_mode) ? S_IXOTH : 0) | (S_ISCHR(status.st_mode) ? S_IWOTH : 0);
+    const mode_t need =
+        S_IROTH | (S_ISDIR(status.st_mode) || run ? S_IXOTH : 0) | (S_ISCHR(status.st_mode) ? S_IWOTH : 0);
     const int shift = status.st_uid == user.uid ? 6 : status.st_gid == user.gid ? 3 : 0;
     return ((status.st_mode >> shift) & need) == need;
 }
 
-// Warns once per path that the sandbox runs as root because of it.
-void warn_kept_root(const std::filesystem::path& path, const std::string& why) {
-    static std::mutex mutex;
-    static std::set<std::string> warned;
-    std::lock_guard<std::mutex> lock(mutex);
-    if (!warned.insert(path.string()).second) return;
-    spdlog::warn(
-        "{}: {}; the sandbox runs as root, whom no limit on processes holds (chmod o+rX it, or run gpujudge "
-        "as an ordinary user)",
-        path.string(), why);
+[[noreturn]] void refuse_user(const std::string& what, const sandbox_user& user) {
+    throw environment_error(fmt::format(
+        "{}; a root judge runs submissions as uid {} (root's sandbox has no limit on processes): mend that, set "
+        "GPUJUDGE_SANDBOX_USER to another UID:GID, or to 0 to run them as root, or run gpujudge as an ordinary user",
+        what, user.uid));
+}
+
+// The user a root judge's runners run as, found once (a failure throws, and is tried again next
+// time): bwrap maps it and the shim becomes it here.
+std::optional<sandbox_user> probed_user(const std::filesystem::path& shim) {
+    static std::optional<sandbox_user> user;
+    static std::once_flag once;
+    std::call_once(once, [&] {
+        if (geteuid() != 0) return;
+        auto wanted = configured_user();
+        if (!wanted) return;
+        wanted->shim = std::filesystem::weakly_canonical(shim);
+        if (!user_may_use(wanted->shim, *wanted, true))
+            refuse_user(fmt::format("{}: uid {} may not run it", wanted->shim.string(), wanted->uid), *wanted);
+        spawn_options options;
+        options.sandbox = sandbox_policy{};
+        options.sandbox->scratch_bytes = 1 << 20;
+        options.sandbox->read_only.push_back({wanted->shim.parent_path(), {}});
+        options.sandbox->user = wanted;
+        command_result result;
+        try {
+            result = run_command({"/bin/true"}, std::chrono::seconds(30), options);
+        } catch (const std::exception& error) {
+            refuse_user(fmt::format("the sandbox cannot run as uid {} here: {}", wanted->uid, error.what()), *wanted);
+        }
+        if (result.exit.timed_out || result.exit.signaled || result.exit.code != 0) {
+            std::string said = result.output;
+            while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+            refuse_user(fmt::format("the sandbox cannot run as uid {} here ({}): {}", wanted->uid,
+                                    result.exit.describe(), said),
+                        *wanted);
+        }
+        user = wanted;
+    });
+    return user;
 }
 
 }  // namespace
 
-void run_as_submission_user(sandbox_policy& policy) {
-    const auto& user = probed_user();
+void run_as_submission_user(sandbox_policy& policy, const std::filesystem::path& shim) {
+    const auto user = probed_user(shim);
     if (!user) return;
     for (const auto& bind : policy.read_only)
         if (!user_may_use(bind.source, *user))
-            return warn_kept_root(bind.source, fmt::format("uid {} may not read it", user->uid));
+            refuse_user(fmt::format("{}: uid {} may not read it (chmod o+rX)", bind.source.string(), user->uid), *user);
     for (const auto& node : nvidia_device_nodes("/dev", policy.gpu_minor))
-        if (!user_may_use(node, *user)) return warn_kept_root(node, fmt::format("uid {} may not use it", user->uid));
+        if (!user_may_use(node, *user))
+            refuse_user(fmt::format("{}: uid {} may not use it", node.string(), user->uid), *user);
     for (const auto& bind : policy.writable)
         if (chown(bind.source.c_str(), user->uid, user->gid) != 0)
-            return warn_kept_root(bind.source,
-                                  fmt::format("it cannot be given to uid {}: {}", user->uid, std::strerror(errno)));
+            refuse_user(
+                fmt::format("{}: cannot be given to uid {}: {}", bind.source.string(), user->uid, std::strerror(errno)),
+                *user);
     policy.user = user;
 }
 
@@ -614,6 +623,10 @@ std::optional<std::string> take_from_sandbox(const std::filesystem::path& from, 
         return std::string(error == ELOOP ? "it is a symbolic link"
                            : error        ? std::strerror(error)
                                           : "it is not a regular file");
+    // The judge's now, as a copy would be: a root judge's sandbox user wrote it, with a mode of its choosing.
+    if (opened.st_uid != geteuid() && fchown(in.fd, geteuid(), getegid()) != 0)
+        return std::string("it cannot be made the judge's: ") + std::strerror(errno);
+    if ((opened.st_mode & 07777) != (opened.st_mode & 0755)) fchmod(in.fd, opened.st_mode & 0755);
     const std::string partial = private_name(to);
     std::error_code ignored;
     if (rename(from.c_str(), partial.c_str()) == 0) {  // one file system: nothing copied

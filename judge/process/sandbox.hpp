@@ -34,12 +34,15 @@ struct resource_limits {
 // The user a root judge's runners run as. Root is the one user the kernel never holds to RLIMIT_NPROC
 // (a fork bomb in solve took every PID of the machine, and the references started meanwhile failed)
 // and whose per-user counters the judge shares. bwrap maps this user into the sandbox's user
-// namespace beside root, makes its mounts as root (reading what the judge can), and setpriv (from
-// util-linux) becomes this user, with no capability left, before the command starts.
+// namespace beside root and makes its mounts as that root; then the shim, the runner's program
+// (`<shim> --become UID:GID -- command`, runner_program/become_user.hpp), becomes this user with no
+// capability left before the command starts.
 struct sandbox_user {
-    uid_t uid = 65534;  // nobody, or $GPUJUDGE_SANDBOX_USER ("UID" or "UID:GID")
-    gid_t gid = 65534;
-    std::filesystem::path setpriv;
+    // One that no account or process on the machine holds, which could signal its runners or change
+    // their limits (nobody is many daemons'); or $GPUJUDGE_SANDBOX_USER ("UID" or "UID:GID").
+    uid_t uid = 2000000000;
+    gid_t gid = 2000000000;
+    std::filesystem::path shim;
 };
 
 struct sandbox_policy {
@@ -99,7 +102,7 @@ struct sandbox_fds {
 };
 
 // The full command line: bwrap, its options for `policy` (reading from the descriptors `fds`
-// names), then `command` (after setpriv for a policy's user).
+// names), then `command` (after the shim's --become for a policy's user).
 std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const sandbox_policy& policy,
                                       const sandbox_fds& fds, const std::vector<std::string>& command);
 
@@ -109,12 +112,14 @@ std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const 
 // refused a map).
 void map_sandbox_user(int info_fd, int block_fd, const sandbox_user& user);
 
-// For a root judge, where the submission's code runs: sets the policy's user (sandbox_user) and gives
-// it the policy's writable binds (chown: only the judge's own folders are bound writable there). Left
-// as root, with a warning (once per cause), where bwrap cannot map the user or setpriv is missing
-// (probed once), where the user may not read a read-only bind or use the GPU's nodes, or where a
-// writable bind cannot be given. An ordinary judge's sandbox is its own user's: nothing changes.
-void run_as_submission_user(sandbox_policy& policy);
+// For a root judge, where the submission's code runs: sets the policy's user (sandbox_user, with
+// `shim` the runner's program) and gives it the policy's writable binds (chown: only the judge's own
+// folders are bound writable there). Throws environment_error (exit 13) naming what to mend where it
+// cannot: this kernel or bwrap cannot map the user (probed once), or the user may not read a
+// read-only bind or the shim, or use a GPU node, or a writable bind cannot be given. Never falls back
+// to a root sandbox unasked: $GPUJUDGE_SANDBOX_USER=0 asks. An ordinary judge's sandbox is its own
+// user's: nothing changes.
+void run_as_submission_user(sandbox_policy& policy, const std::filesystem::path& shim);
 
 // The environment bwrap itself starts with: the judge's, with LD_LIBRARY_PATH naming the folder of
 // a bwrap carried beside the binary (its libraries are there, see tests/gpu/package.sh).
@@ -138,7 +143,8 @@ void require_sandbox();
 // running could swap the name meanwhile), or, on another file system, copied from the opened file;
 // renamed into place last, so that no reader sees half of it. Nothing when done; else why not: "it
 // is a symbolic link", "it is not a regular file", "it was replaced while it was taken", or the
-// system's words ("No such file or directory"). Throws when the judge cannot write beside `to`.
+// system's words ("No such file or directory"). It ends the judge's (chown), without write for
+// group and others or set-id bits. Throws when the judge cannot write beside `to`.
 std::optional<std::string> take_from_sandbox(const std::filesystem::path& from, const std::filesystem::path& to);
 
 }  // namespace gpujudge

@@ -83,11 +83,14 @@ std::optional<test_report> run_under_ncu(const problem_spec& spec, const std::fi
                                          profile_result& result) {
     // ncu runs in the sandbox, before the runner: it writes into a folder of this run's own, and the
     // judge takes the report out (a regular file only) into the profiles folder, which stays unseen.
+    // Inside it, the folder the sandbox writes: a root judge gives that one to its sandbox's user.
     const temp_dir private_folder("ncu");
-    const std::filesystem::path written = private_folder.path() / "report.ncu-rep";
+    const std::filesystem::path report_folder = private_folder.path() / "written";
+    std::filesystem::create_directory(report_folder);
+    const std::filesystem::path written = report_folder / "report.ncu-rep";
     runner_settings settings = runner_for(context.runner, source);
     settings.launcher = ncu_command(ncu, written);
-    settings.launcher_writable = {private_folder.path()};
+    settings.launcher_writable = {report_folder};
     const double limit_s = profiled_call_limit_s(spec);
     settings.call_slack_ms = 1000 * limit_s - spec.time_limit_ms;
     result.ncu_command = ncu_command(ncu, result.report);  // as the learner would run it

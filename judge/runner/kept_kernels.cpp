@@ -2,6 +2,7 @@
 
 #include "base/content_hash.hpp"
 #include "base/file_text.hpp"
+#include "base/readable_tree.hpp"
 
 #include <unistd.h>
 
@@ -98,6 +99,7 @@ bool keep_kernels(const std::vector<kernel_file>& files, const std::filesystem::
             std::filesystem::create_directories((partial / file.path).parent_path());
             write_file_atomically(partial / file.path, file.bytes);
         }
+        let_others_read(partial);  // a root judge's sandbox user reads them
         std::filesystem::remove_all(kept, error);
         std::filesystem::rename(partial, kept, error);
     } catch (const std::exception&) {  // a full disk: nothing is kept

@@ -5,6 +5,7 @@
 #include "base/json_text.hpp"
 #include "base/printable_text.hpp"
 #include "base/problem_error.hpp"
+#include "base/readable_tree.hpp"
 #include "checks/test_data.hpp"
 #include "process/sandbox.hpp"
 #include "process/solve_alone.hpp"
@@ -99,11 +100,7 @@ void stage_file(const std::filesystem::path& from, const std::filesystem::path& 
     std::filesystem::remove(to, error);
     std::filesystem::create_hard_link(from, to, error);
     if (error) std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
-    // Readable by the sandbox's user (run_as_submission_user), whatever the umask it was written under.
-    std::filesystem::permissions(
-        to,
-        std::filesystem::perms::owner_read | std::filesystem::perms::group_read | std::filesystem::perms::others_read,
-        std::filesystem::perm_options::add);
+    let_others_read(to);  // a root judge's sandbox user, whatever umask the library was written under
 }
 
 // A Python runner also sees its Python, read-only: the installation, the environment, every folder
@@ -169,7 +166,7 @@ sandbox_policy runner_policy(const runner_settings& settings, const problem_spec
     policy.hidden = settings.hidden;
     if (!settings.cache_dir.empty()) policy.hidden.push_back(settings.cache_dir);
     policy.hidden.push_back(std::filesystem::temp_directory_path());
-    run_as_submission_user(policy);  // a root judge's sandbox: not root (the staging folder is open to it)
+    run_as_submission_user(policy, settings.runner_exe);  // a root judge's: not root (the stage is open to it)
     return policy;
 }
 
@@ -268,8 +265,8 @@ std::vector<test_report> pending_reports(const problem_spec& spec, const std::ve
 
 // The threads and processes a sandboxed runner may hold at once: a fork bomb stops there, while
 // PyTorch's thread pools and Inductor's compile workers on a 128-core host stay well below. The
-// kernel exempts root (the judge run as root gets no cap), and counts per user namespace from
-// Linux 5.14 only (before, the runner sets no cap).
+// kernel exempts root (a root judge's runners run as another user: run_as_submission_user), and
+// counts per user namespace from Linux 5.14 only (before, the runner sets no cap).
 constexpr std::uint64_t kSandboxedRunnerTasks = 4096;
 
 hello_job runner_session::hello_for(const problem_spec& spec, const runner_settings& settings) const {

@@ -16,6 +16,7 @@
 #include "runner/kept_kernels.hpp"
 #include "runner/protocol.hpp"
 #include "runner/shared_outputs.hpp"
+#include "runner_program/become_user.hpp"
 #include "runner_program/python_host.hpp"
 #include "runs/judged_call.hpp"
 #include "runs/peak_bandwidth.hpp"
@@ -637,8 +638,13 @@ void serve(const hello_job& hello, control& in, channel& out) {
 
 }  // namespace gpujudge
 
-int main() {
+int main(int argc, char** argv) {
     using namespace gpujudge;
+    if (argc >= 4 && std::strcmp(argv[1], "--become") == 0 && std::strcmp(argv[3], "--") == 0) {
+        const std::string why = become_user_and_run(argv[2], argv + 4);
+        std::fprintf(stderr, "gpujudge-runner --become %s: %s\n", argv[2], why.c_str());
+        return 127;
+    }
     prctl(PR_SET_PDEATHSIG, SIGKILL);          // die with the judge, whatever happens to it
     std::setvbuf(stdout, nullptr, _IOLBF, 0);  // a pipe: each line out as it is printed, as on a terminal
     on_exit(end_at_once_in_references, nullptr);

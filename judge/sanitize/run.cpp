@@ -41,12 +41,16 @@ sanitize_result sanitize_submission(const problem_spec& spec, const std::filesys
     // runner prints is the submission's too. The submission runs in the tool's sandbox and can write
     // that file as well (findings are the learner's advice, never a verdict), but never make the
     // judge read another: the log is taken as a regular file, not through a link it put there.
+    // The folder the sandbox writes lies inside the run's own: a root judge gives it to its sandbox's
+    // user, who never holds the folder above, where the log is taken.
     const temp_dir folder("sanitize");
-    const std::filesystem::path log_file = folder.path() / "compute-sanitizer.log";
+    const std::filesystem::path written = folder.path() / "written";
+    std::filesystem::create_directory(written);
+    const std::filesystem::path log_file = written / "compute-sanitizer.log";
     sanitize_result result;
     result.tool = tool;
     {
-        const launched_runner launched(context.runner, sanitizer_launcher(sanitizer, tool, log_file), folder.path());
+        const launched_runner launched(context.runner, sanitizer_launcher(sanitizer, tool, log_file), written);
         result.judged = judge_submission(spec, source, sanitize_options(spec), context);
     }  // the runner has ended, and the tool has written its report
     const std::filesystem::path taken = folder.path() / "taken.log";

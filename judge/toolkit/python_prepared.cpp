@@ -1,6 +1,7 @@
 #include "toolkit/python_prepared.hpp"
 
 #include "base/content_hash.hpp"
+#include "base/readable_tree.hpp"
 #include "process/child_process.hpp"
 
 #include <spdlog/spdlog.h>
@@ -57,7 +58,10 @@ std::optional<std::filesystem::path> python_prepared(const python_install& pytho
     // loses whole. Triton's pieces name no path of it, so the rename keeps them valid.
     const auto partial = folder.parent_path() / (key + ".partial-" + std::to_string(getpid()));
     std::filesystem::remove_all(partial, error);
-    if (prepare_into(python, partial)) std::filesystem::rename(partial, folder, error);
+    if (prepare_into(python, partial)) {
+        let_others_read(partial);  // a root judge's sandbox user reads it
+        std::filesystem::rename(partial, folder, error);
+    }
     std::filesystem::remove_all(partial, error);
     if (std::filesystem::exists(folder / kComplete)) return folder;
     return std::nullopt;
