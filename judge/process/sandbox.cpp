@@ -561,7 +561,7 @@ std::optional<sandbox_user> probed_user(const std::filesystem::path& shim) {
         spawn_options options;
         options.sandbox = sandbox_policy{};
         options.sandbox->scratch_bytes = 1 << 20;
-        options.sandbox->read_only.push_back({wanted->shim.parent_path(), {}});
+        bind_program(*options.sandbox, wanted->shim);
         options.sandbox->user = wanted;
         command_result result;
         try {
@@ -582,6 +582,14 @@ std::optional<sandbox_user> probed_user(const std::filesystem::path& shim) {
 }
 
 }  // namespace
+
+void bind_program(sandbox_policy& policy, const std::filesystem::path& program) {
+    const auto folder = std::filesystem::weakly_canonical(program).parent_path();
+    policy.read_only.push_back({folder, {}});
+    std::error_code error;
+    if (std::filesystem::is_directory(folder / ".." / "lib", error))
+        policy.read_only.push_back({std::filesystem::weakly_canonical(folder / ".." / "lib"), {}});
+}
 
 void run_as_submission_user(sandbox_policy& policy, const std::filesystem::path& shim) {
     const auto user = probed_user(shim);

@@ -112,6 +112,10 @@ std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const 
 // refused a map).
 void map_sandbox_user(int info_fd, int block_fd, const sandbox_user& user);
 
+// Binds `program`'s folder read-only, and ../lib beside it where there is one (the libraries a
+// packaged build carries: tests/gpu/package.sh).
+void bind_program(sandbox_policy& policy, const std::filesystem::path& program);
+
 // For a root judge, where the submission's code runs: sets the policy's user (sandbox_user, with
 // `shim` the runner's program) and gives it the policy's writable binds (chown: only the judge's own
 // folders are bound writable there). Throws environment_error (exit 13) naming what to mend where it

@@ -138,10 +138,7 @@ sandbox_policy runner_policy(const runner_settings& settings, const problem_spec
             spdlog::warn("GPUJUDGE_SANDBOX_SCRATCH_MB='{}' is not a whole number of MiB in [1, 1048576]; using 1024",
                          text);
     }
-    const auto runner_dir = std::filesystem::weakly_canonical(settings.runner_exe).parent_path();
-    policy.read_only.push_back({runner_dir, {}});
-    if (std::filesystem::is_directory(runner_dir / ".." / "lib"))
-        policy.read_only.push_back({std::filesystem::weakly_canonical(runner_dir / ".." / "lib"), {}});
+    bind_program(policy, settings.runner_exe);
     policy.read_only.push_back({std::filesystem::absolute(spec.dir), {}});
     policy.read_only.push_back({stage / "lib", kSandboxLibraries});
     if (settings.writes_outputs) policy.writable.push_back({stage / "out", kSandboxOutputs});
