@@ -108,8 +108,8 @@ std::vector<std::string> sandbox_argv(const std::filesystem::path& bwrap, const 
 
 // For a policy with a user, in the judge once bwrap has started: reads the pid of bwrap's child from
 // `info_fd`, writes its user namespace's maps (root to root, the user to itself), then lets it go on
-// through `block_fd` (a socket: sent to without SIGPIPE). Throws saying what failed (bwrap ended first, the kernel
-// refused a map).
+// through `block_fd` (a socket: sent to without SIGPIPE). Throws saying what failed (bwrap ended
+// first, the kernel refused a map).
 void map_sandbox_user(int info_fd, int block_fd, const sandbox_user& user);
 
 // Binds `program`'s folder read-only, and ../lib beside it where there is one (the libraries a
