@@ -158,8 +158,8 @@ void map_user(child_process& child, pipe_ends& info, pipe_ends& block, const spa
     } catch (const std::exception& error) {
         child.kill_group();
         child.wait();
-        std::string said = options.output_file.empty() ? "" : read_file_text(options.output_file).value_or("");
-        while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+        std::string said =
+            without_trailing_space(options.output_file.empty() ? "" : read_file_text(options.output_file).value_or(""));
         if (said.size() > 400) said = "..." + said.substr(said.size() - 400);
         throw std::runtime_error(said.empty() ? error.what() : fmt::format("{} (bwrap: {})", error.what(), said));
     }
@@ -363,6 +363,11 @@ std::vector<std::pair<int, char>> children_with_state(int parent) {
 }
 
 }  // namespace
+
+std::string without_trailing_space(std::string output) {
+    while (!output.empty() && (output.back() == '\n' || output.back() == ' ')) output.pop_back();
+    return output;
+}
 
 std::vector<int> children_of(int parent) {
     std::vector<int> children;

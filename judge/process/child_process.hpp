@@ -89,6 +89,9 @@ void sweep_orphans();
 // orphan, and lets no child start after it.
 void kill_children_for_good();
 
+// What a command printed, without the newlines and spaces it ended with: for a message.
+std::string without_trailing_space(std::string output);
+
 // The processes whose parent is `parent`, read from /proc.
 std::vector<int> children_of(int parent);
 

@@ -471,6 +471,25 @@ std::vector<std::string> bwrap_environment(const std::filesystem::path& bwrap) {
     return environment;
 }
 
+namespace {
+
+// Why `/bin/true` does not run under `policy` (1 MiB of scratch); nothing when it does.
+std::optional<std::string> why_true_fails(sandbox_policy policy) {
+    policy.scratch_bytes = 1 << 20;
+    spawn_options options;
+    options.sandbox = std::move(policy);
+    try {
+        const command_result result = run_command({"/bin/true"}, std::chrono::seconds(30), options);
+        if (!result.exit.timed_out && !result.exit.signaled && result.exit.code == 0) return std::nullopt;
+        const std::string said = without_trailing_space(result.output);
+        return fmt::format("bwrap failed ({}){}{}", result.exit.describe(), said.empty() ? "" : ": ", said);
+    } catch (const std::exception& error) {
+        return std::string(error.what());
+    }
+}
+
+}  // namespace
+
 const sandbox_probe& sandbox_available() {
     static sandbox_probe probe;
     static std::once_flag once;
@@ -480,20 +499,13 @@ const sandbox_probe& sandbox_available() {
                 probe.why = "bwrap (bubblewrap) not found beside gpujudge or on PATH";
                 return;
             }
-            spawn_options options;
-            options.sandbox = sandbox_policy{};
-            options.sandbox->scratch_bytes = 1 << 20;
-            const command_result result = run_command({"/bin/true"}, std::chrono::seconds(30), options);
-            probe.ok = !result.exit.timed_out && !result.exit.signaled && result.exit.code == 0;
-            if (!probe.ok) {
-                std::string said = result.output;
-                while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
-                probe.why =
-                    fmt::format("bwrap failed ({}){}{}", result.exit.describe(), said.empty() ? "" : ": ", said);
-            }
         } catch (const std::exception& error) {
             probe.why = error.what();
+            return;
         }
+        const auto why = why_true_fails({});
+        probe.ok = !why;
+        probe.why = why.value_or("");
     });
     return probe;
 }
@@ -558,24 +570,11 @@ std::optional<sandbox_user> probed_user(const std::filesystem::path& shim) {
         wanted->shim = std::filesystem::weakly_canonical(shim);
         if (!user_may_use(wanted->shim, *wanted, true))
             refuse_user(fmt::format("{}: uid {} may not run it", wanted->shim.string(), wanted->uid), *wanted);
-        spawn_options options;
-        options.sandbox = sandbox_policy{};
-        options.sandbox->scratch_bytes = 1 << 20;
-        bind_program(*options.sandbox, wanted->shim);
-        options.sandbox->user = wanted;
-        command_result result;
-        try {
-            result = run_command({"/bin/true"}, std::chrono::seconds(30), options);
-        } catch (const std::exception& error) {
-            refuse_user(fmt::format("the sandbox cannot run as uid {} here: {}", wanted->uid, error.what()), *wanted);
-        }
-        if (result.exit.timed_out || result.exit.signaled || result.exit.code != 0) {
-            std::string said = result.output;
-            while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
-            refuse_user(fmt::format("the sandbox cannot run as uid {} here ({}): {}", wanted->uid,
-                                    result.exit.describe(), said),
-                        *wanted);
-        }
+        sandbox_policy policy;
+        bind_program(policy, wanted->shim);
+        policy.user = wanted;
+        if (const auto why = why_true_fails(policy))
+            refuse_user(fmt::format("the sandbox cannot run as uid {} here: {}", wanted->uid, *why), *wanted);
         user = wanted;
     });
     return user;
